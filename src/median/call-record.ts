@@ -1,0 +1,50 @@
+import type { RequestKind, Risk } from './protocol.js';
+import type { SignatureStatus } from './signature.js';
+import type { Verdict } from './verdict-types.js';
+
+/**
+ * One recorded request to the route (SPEC §2.2). The shape is a public
+ * contract: `calls --json`, `show --json`, the store and the TUI all use it.
+ * Fields past the SPEC's minimum are additions, never renames.
+ */
+export interface RecordedMessage {
+  headers: Record<string, string | string[]>;
+  /** The body as text (UTF-8), cut at the recording limit. */
+  body: string;
+  /** True when `body` was cut at the recording limit. */
+  truncated?: boolean;
+  /** Full size in bytes, when known. */
+  size?: number;
+}
+
+export interface RecordedRequest extends RecordedMessage {
+  method: string;
+  path: string;
+}
+
+export interface RecordedResponse extends RecordedMessage {
+  status: number;
+}
+
+export interface CallRecord {
+  /** Our own id for the record: `rec_` + 24 hex (sortable by time). */
+  id: string;
+  /** From the body; for requests that are not tool calls, empty. */
+  toolCallId: string;
+  tool: string | null;
+  conversationId: string | null;
+  risk: Risk | null;
+  kind: RequestKind;
+  /** ISO 8601 time the request reached the proxy. */
+  receivedAt: string;
+  durationMs: number | null;
+  request: RecordedRequest;
+  response: RecordedResponse | null;
+  signature: SignatureStatus;
+  verdict: Verdict;
+  replayOf: string | null;
+  /** Why the answer never came back (target down, client gone, …), if so. */
+  error?: { code: string; message: string } | null;
+  /** The dev server's eventual answer came after the 10 s limit. */
+  lateAnswer?: boolean;
+}

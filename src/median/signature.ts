@@ -1,0 +1,84 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** SPEC §1.1: signatures are valid within five minutes either way. */
+export const SIGNATURE_TOLERANCE_MS = 300_000;
+export const SIGNATURE_HEADER = 'median-signature';
+
+export type SignatureOutcome =
+  | 'valid'
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'stale_timestamp'
+  | 'invalid_signature';
+
+/** What a record says about a request's signature (`unchecked`: no key known). */
+export type SignatureStatus = SignatureOutcome | 'unchecked';
+
+export interface ParsedSignature {
+  timestamp: number;
+  v1: string;
+}
+
+const TIMESTAMP_PATTERN = /^\d{1,15}$/;
+const V1_PATTERN = /^[0-9a-f]{64}$/i;
+
+/** `t=<ms>,v1=<hex>`, or undefined when the header has any other shape. */
+export function parseSignatureHeader(header: string): ParsedSignature | undefined {
+  const parts = header.split(',');
+  if (parts.length !== 2) return undefined;
+  let t: string | undefined;
+  let v1: string | undefined;
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) return undefined;
+    const name = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (name === 't' && t === undefined) t = value;
+    else if (name === 'v1' && v1 === undefined) v1 = value;
+    else return undefined;
+  }
+  if (t === undefined || v1 === undefined) return undefined;
+  if (!TIMESTAMP_PATTERN.test(t) || !V1_PATTERN.test(v1)) return undefined;
+  return { timestamp: Number(t), v1: v1.toLowerCase() };
+}
+
+function bodyBytes(body: string | Uint8Array): Buffer {
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+/** hex(HMAC-SHA256(secret, "<t>.<raw body>")). */
+export function computeSignature(secret: Uint8Array, timestamp: number, body: string | Uint8Array): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(bodyBytes(body)).digest('hex');
+}
+
+/** The `median-signature` header value for a body signed at `timestamp`. */
+export function signBody(secret: Uint8Array, body: string | Uint8Array, timestamp: number = Date.now()): string {
+  return `t=${timestamp},v1=${computeSignature(secret, timestamp, body)}`;
+}
+
+/**
+ * Checks a `median-signature` header against the raw body. The outcomes come
+ * in the SPEC's order: missing, malformed, stale, invalid, else valid.
+ */
+export function verifySignature(
+  header: string | readonly string[] | undefined,
+  body: string | Uint8Array,
+  secret: Uint8Array,
+  now: number = Date.now(),
+): SignatureOutcome {
+  if (header === undefined || (typeof header === 'string' && header.trim() === '')) return 'missing_signature';
+  if (typeof header !== 'string') return header.length === 0 ? 'missing_signature' : 'malformed_signature';
+  const parsed = parseSignatureHeader(header);
+  if (!parsed) return 'malformed_signature';
+  if (Math.abs(now - parsed.timestamp) > SIGNATURE_TOLERANCE_MS) return 'stale_timestamp';
+  const expected = Buffer.from(computeSignature(secret, parsed.timestamp, body), 'hex');
+  const given = Buffer.from(parsed.v1, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'invalid_signature';
+}
+
+/** The age of a signature in ms (positive: signed in the past), if parseable. */
+export function signatureAge(header: string | undefined, now: number = Date.now()): number | undefined {
+  if (header === undefined) return undefined;
+  const parsed = parseSignatureHeader(header);
+  return parsed ? now - parsed.timestamp : undefined;
+}

@@ -1,0 +1,3 @@
+export { MedianDevError, UserError, isMedianDevError, errorCode } from './errors.js';
+export { type Logger, silentLogger } from './logger.js';
+export { ensurePrivateDir, writeFileAtomic } from './private-files.js';
