@@ -48,3 +48,12 @@ export interface CallRecord {
   /** The dev server's eventual answer came after the 10 s limit. */
   lateAnswer?: boolean;
 }
+
+/**
+ * A record id: `rec_` + 12 hex of the time in ms + 12 random hex, so ids sort
+ * by arrival time as text.
+ */
+export function newRecordId(now: number = Date.now()): string {
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `rec_${now.toString(16).padStart(12, '0')}${random}`;
+}

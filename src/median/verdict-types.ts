@@ -21,6 +21,11 @@ export interface Verdict {
   /** The text the agent would be given (after the 4,000-character cut). */
   agentSees: string;
   warnings: VerdictWarning[];
+  /**
+   * What Median's Logs would show for this call when it is an error (the
+   * docs' "Call errors" message), e.g. `The endpoint answered 500. boom: it broke`.
+   */
+  callError?: string;
 }
 
 /** What the proxy (or the emulator) saw of an answer, for judging it. */
