@@ -1,3 +1,4 @@
 export { MedianDevError, UserError, isMedianDevError, errorCode } from './errors.js';
 export { type Logger, silentLogger } from './logger.js';
 export { ensurePrivateDir, writeFileAtomic } from './private-files.js';
+export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand } from './daemon-events.js';

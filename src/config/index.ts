@@ -1,0 +1,14 @@
+export { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
+export { readEnvFile } from './env-file-reader.js';
+export { setEnvVariable, findAssignments } from './env-file-editor.js';
+export { readProjectState, updateProjectState, STATE_VERSION, type ProjectState } from './project-state.js';
+export {
+  resolveConfig,
+  resolveStartConfig,
+  parseHttpUrl,
+  type Config,
+  type StartConfig,
+  type CommonFlags,
+  type StartFlags,
+  type ConfigContext,
+} from './resolve-config.js';

@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UserError, errorCode } from '../shared/errors.js';
+import { ensurePrivateDir, writeFileAtomic } from '../shared/private-files.js';
+
+/** What the data dir remembers between runs (state.json). */
+export interface ProjectState {
+  version: 1;
+  /** What the last `start` used, so other commands default to it. */
+  target?: string;
+  route?: string;
+  proxyUrl?: string;
+  medianApi?: string;
+  subdomain?: string;
+  /** This project's endpoint id at Median. */
+  endpointId?: string;
+  /** The public tools URL Median knows for this project. */
+  toolsUrl?: string;
+  /** Every tools URL this data dir has used (proof an endpoint was ours). */
+  tunnelUrls?: string[];
+  updatedAt?: string;
+}
+
+export const STATE_VERSION = 1;
+const STATE_FILE = 'state.json';
+
+export async function readProjectState(dataDir: string): Promise<ProjectState> {
+  let text: string;
+  try {
+    text = await readFile(join(dataDir, STATE_FILE), 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return { version: STATE_VERSION };
+    throw new UserError('data_dir_unreadable', `Cannot read ${join(dataDir, STATE_FILE)} (${errorCode(error) ?? String(error)}).`, {
+      hint: 'Check the data dir permissions, or pass another --data-dir.',
+      cause: error,
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UserError('data_dir_corrupt', `${join(dataDir, STATE_FILE)} is not valid JSON.`, {
+      hint: 'Delete that file; median-dev makes it again on the next start (the endpoint id it held is then found by URL).',
+      cause: error,
+    });
+  }
+  if (!parsed || typeof parsed !== 'object') return { version: STATE_VERSION };
+  const version = (parsed as { version?: unknown }).version;
+  if (typeof version === 'number' && version > STATE_VERSION) {
+    throw new UserError('data_dir_too_new', `The data dir ${dataDir} was written by a newer median-dev (state version ${version}).`, {
+      hint: 'Upgrade median-dev, or pass another --data-dir.',
+    });
+  }
+  return { ...(parsed as ProjectState), version: STATE_VERSION };
+}
+
+/** Merges `patch` into state.json (0600, atomic). */
+export async function updateProjectState(dataDir: string, patch: Partial<ProjectState>): Promise<ProjectState> {
+  await ensurePrivateDir(dataDir);
+  const current = await readProjectState(dataDir);
+  const next: ProjectState = { ...current, ...patch, version: STATE_VERSION, updatedAt: new Date().toISOString() };
+  await writeFileAtomic(join(dataDir, STATE_FILE), `${JSON.stringify(next, null, 2)}\n`);
+  return next;
+}

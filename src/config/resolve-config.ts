@@ -1,0 +1,179 @@
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { UserError } from '../shared/errors.js';
+import { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
+import { readEnvFile } from './env-file-reader.js';
+import { readProjectState, type ProjectState } from './project-state.js';
+
+/** Flags every command takes (SPEC §2.2). Absent means "not given". */
+export interface CommonFlags {
+  target?: string;
+  route?: string;
+  dataDir?: string;
+  /** A path, or false for --no-env-file. */
+  envFile?: string | boolean;
+  medianApi?: string;
+  json?: boolean;
+  debug?: boolean;
+}
+
+export interface StartFlags extends CommonFlags {
+  port?: string | number;
+  tunnel?: string;
+  tunnelHost?: string;
+  subdomain?: string;
+  publicUrl?: string;
+  watch?: string[];
+  autoFix?: boolean;
+  tui?: boolean;
+  redactVisitor?: boolean;
+}
+
+export interface ConfigContext {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+export interface Config {
+  cwd: string;
+  dataDir: string;
+  target: string;
+  route: string;
+  /** Absolute path of the env file, or null with --no-env-file. */
+  envFile: string | null;
+  medianApi: string;
+  medianKey: string | undefined;
+  keySource: 'env' | 'env-file' | undefined;
+  toolSecret: string | undefined;
+  json: boolean;
+  debug: boolean;
+  /** What the data dir remembered when the config was resolved. */
+  state: ProjectState;
+}
+
+export interface StartConfig extends Config {
+  port: number;
+  tunnel: TunnelProviderName;
+  tunnelHost: string;
+  subdomain: string | undefined;
+  publicUrl: string | undefined;
+  watch: string[];
+  autoFix: boolean;
+  tui: boolean;
+  redactVisitor: boolean;
+}
+
+function usage(code: string, message: string, hint?: string): UserError {
+  return new UserError(code, message, { exitCode: 2, ...(hint ? { hint } : {}) });
+}
+
+export function parseHttpUrl(value: string, flag: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw usage('invalid_url_flag', `${flag} must be a full URL like http://localhost:3000, not "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usage('invalid_url_flag', `${flag} must be an http:// or https:// URL, not "${value}".`);
+  }
+  return url;
+}
+
+function originOf(value: string, flag: string): string {
+  const url = parseHttpUrl(value, flag);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+    throw usage('invalid_url_flag', `${flag} takes an origin (scheme, host and port) without a path: ${url.origin}`);
+  }
+  return url.origin;
+}
+
+function checkRoute(route: string): string {
+  if (!route.startsWith('/') || /[\s?#]/.test(route)) {
+    throw usage('invalid_route', `--route must be a path starting with "/", like /api/median, not "${route}".`);
+  }
+  return route.length > 1 ? route.replace(/\/+$/, '') : route;
+}
+
+function parsePort(value: string | number): number {
+  const port = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw usage('invalid_port', `--port must be a whole number from 0 to 65535, not "${value}".`);
+  }
+  return port;
+}
+
+/** Resolves flags, then env, then the env file, then the data dir's memory, then defaults. */
+export async function resolveConfig(flags: CommonFlags, context: ConfigContext): Promise<Readonly<Config>> {
+  const { env, cwd } = context;
+  const abs = (p: string) => (isAbsolute(p) ? p : resolvePath(cwd, p));
+  const dataDir = abs(flags.dataDir ?? env.MEDIAN_DEV_DIR ?? DEFAULTS.dataDir);
+  const state = await readProjectState(dataDir);
+  const envFile = flags.envFile === false ? null : abs(typeof flags.envFile === 'string' ? flags.envFile : DEFAULTS.envFile);
+  const fileVars = envFile ? await readEnvFile(envFile) : {};
+
+  const envKey = env.MEDIAN_KEY !== undefined && env.MEDIAN_KEY !== '' ? env.MEDIAN_KEY : undefined;
+  const fileKey = fileVars.MEDIAN_KEY !== undefined && fileVars.MEDIAN_KEY !== '' ? fileVars.MEDIAN_KEY : undefined;
+  const medianKey = envKey ?? fileKey;
+
+  const target = flags.target ?? state.target ?? DEFAULTS.target;
+  const medianApi = flags.medianApi ?? env.MEDIAN_API_URL ?? fileVars.MEDIAN_API_URL ?? DEFAULTS.medianApi;
+
+  return Object.freeze({
+    cwd,
+    dataDir,
+    target: originOf(target, '--target'),
+    route: checkRoute(flags.route ?? state.route ?? DEFAULTS.route),
+    envFile,
+    medianApi: parseHttpUrl(medianApi, '--median-api').toString().replace(/\/+$/, ''),
+    medianKey,
+    keySource: envKey ? 'env' : fileKey ? 'env-file' : undefined,
+    toolSecret: env.MEDIAN_TOOL_SECRET || fileVars.MEDIAN_TOOL_SECRET || undefined,
+    json: flags.json === true,
+    debug: flags.debug === true,
+    state,
+  } satisfies Config);
+}
+
+/** `start`'s own flags on top of the common ones. */
+export async function resolveStartConfig(
+  flags: StartFlags,
+  context: ConfigContext & { isTTY: boolean },
+): Promise<Readonly<StartConfig>> {
+  // `start` sets what the other commands remember: its --target/--route win,
+  // and the defaults apply rather than the last start's values.
+  const base = await resolveConfig(
+    { ...flags, target: flags.target ?? DEFAULTS.target, route: flags.route ?? DEFAULTS.route },
+    context,
+  );
+  const tunnel = flags.tunnel ?? DEFAULTS.tunnel;
+  if (!(TUNNEL_PROVIDERS as readonly string[]).includes(tunnel)) {
+    throw usage('invalid_tunnel', `--tunnel must be one of ${TUNNEL_PROVIDERS.join(', ')}, not "${tunnel}".`);
+  }
+  const publicUrl = flags.publicUrl === undefined ? undefined : originOf(flags.publicUrl, '--public-url');
+  if (publicUrl !== undefined && tunnel !== 'none') {
+    throw usage(
+      'public_url_needs_no_tunnel',
+      '--public-url only goes with --tunnel none.',
+      'Pass --tunnel none --public-url <origin> to use a tunnel you run yourself.',
+    );
+  }
+  const subdomain = flags.subdomain;
+  if (subdomain !== undefined && !/^[a-z0-9][a-z0-9-]{3,62}$/.test(subdomain)) {
+    throw usage('invalid_subdomain', `--subdomain must be 4 to 63 characters of a-z, 0-9 and "-", not "${subdomain}".`);
+  }
+  const json = flags.json === true;
+  return Object.freeze({
+    ...base,
+    port: parsePort(flags.port ?? DEFAULTS.port),
+    tunnel: tunnel as TunnelProviderName,
+    tunnelHost: parseHttpUrl(flags.tunnelHost ?? context.env.MEDIAN_DEV_TUNNEL_HOST ?? DEFAULTS.tunnelHost, '--tunnel-host')
+      .toString()
+      .replace(/\/+$/, ''),
+    subdomain,
+    publicUrl,
+    watch: flags.watch ?? [],
+    autoFix: flags.autoFix !== false,
+    tui: !json && flags.tui !== false && context.isTTY,
+    redactVisitor: flags.redactVisitor === true,
+  } satisfies StartConfig);
+}

@@ -1,0 +1,85 @@
+import type { CallRecord } from '../median/call-record.js';
+
+/**
+ * Everything the daemon reports, as facts. The `--json` output prints these
+ * one a line (SPEC §2.1: each has `event` and `at`); the control channel
+ * streams them to `watch`; the TUI's view model reduces them.
+ */
+export type DaemonEvent =
+  | { event: 'proxy'; at: string; url: string }
+  | {
+      event: 'tunnel';
+      at: string;
+      state: 'connecting' | 'open' | 'down' | 'closed';
+      url?: string;
+      reason?: string;
+      subdomain?: string;
+      requestedSubdomain?: string;
+      isHostnameChange?: boolean;
+    }
+  | { event: 'tools-url'; at: string; url: string; envFile: string | null }
+  | {
+      event: 'endpoint';
+      at: string;
+      action: 'connected' | 'changed' | 'adopted' | 'removed' | 'synced' | 'sync-failed' | 'clash';
+      id: string;
+      url: string;
+      error?: string | null;
+      tools?: { name: string; enabled: boolean }[];
+      /** On `clash`: the command that would remove the other endpoint. */
+      fix?: string;
+    }
+  | {
+      event: 'call';
+      at: string;
+      id: string;
+      toolCallId: string;
+      tool: string | null;
+      status: number | null;
+      signature: CallRecord['signature'];
+      verdict: CallRecord['verdict']['kind'];
+      durationMs: number | null;
+      replayOf: string | null;
+      /** The whole record (left out of --json lines; the store has it). */
+      record?: CallRecord;
+    }
+  | {
+      event: 'child';
+      at: string;
+      state: 'starting' | 'running' | 'exited' | 'stopped';
+      pid?: number;
+      code?: number | null;
+      signal?: string | null;
+      command?: string;
+    }
+  | { event: 'output'; at: string; stream: 'stdout' | 'stderr'; line: string }
+  | { event: 'recording'; at: string; state: 'ok' | 'failing'; message?: string }
+  | { event: 'log'; at: string; level: 'info' | 'warn'; message: string }
+  | { event: 'error'; at: string; code: string; message: string; hint?: string };
+
+export type DaemonEventName = DaemonEvent['event'];
+
+/** The state a `watch` client or the TUI starts from before live events. */
+export interface DaemonSnapshot {
+  version: string;
+  proxyUrl: string | null;
+  tunnel: { state: 'connecting' | 'open' | 'down' | 'closed'; url: string | null; reason?: string };
+  toolsUrl: string | null;
+  endpoint: { id: string; url: string; status: string; error: string | null } | null;
+  child: { state: 'none' | 'starting' | 'running' | 'exited' | 'stopped'; pid?: number; command?: string };
+  /** `…abcd`, or null when no key is set. */
+  keyFingerprint: string | null;
+  isDemo: boolean;
+  callCount: number;
+  /** The newest records, oldest first (at most a few hundred). */
+  records: CallRecord[];
+}
+
+/** Commands a client sends over the control channel. */
+export type ControlCommand =
+  | { command: 'replay'; toolCallId: string; newId?: boolean; input?: unknown; atOffsetMs?: number; confirmed?: boolean }
+  | { command: 'sync' }
+  | { command: 'restart-child' }
+  | { command: 'diagnostics' }
+  | { command: 'simulate-hostname-change' }
+  | { command: 'clear' };
