@@ -50,6 +50,8 @@ export interface MedianApiClient {
   connect(url: string): Promise<Endpoint>;
   /** POST /v1/tool-endpoints/sync[?url=]: answers once that sync finished. */
   sync(url?: string): Promise<Endpoint>;
+  /** OUR extension, served by the emulator only: POST /v1/tool-endpoints/{id}/sync (the row's Sync). */
+  syncById(id: string): Promise<Endpoint>;
   /** PATCH /v1/tool-endpoints/{id} ("Change endpoint"): keeps each tool's switch. */
   changeEndpoint(id: string, url: string): Promise<Endpoint>;
   removeEndpoint(id: string): Promise<{ removed: string }>;
@@ -149,6 +151,7 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
     connect: (url) => endpointCall('POST', '/v1/tool-endpoints', { url }),
     sync: (url) =>
       endpointCall('POST', `/v1/tool-endpoints/sync${url === undefined ? '' : `?url=${encodeURIComponent(url)}`}`),
+    syncById: (id) => endpointCall('POST', `/v1/tool-endpoints/${encodeURIComponent(id)}/sync`),
     changeEndpoint: (id, url) => endpointCall('PATCH', `/v1/tool-endpoints/${encodeURIComponent(id)}`, { url }),
     async removeEndpoint(id) {
       const path = `/v1/tool-endpoints/${encodeURIComponent(id)}`;

@@ -1,0 +1,50 @@
+import { MANIFEST_LIMITS, MEDIAN_CALL_LIMITS, SYNC_LIMITS } from '../median/index.js';
+import type { Rate } from './rate-limiter.js';
+
+/** The cloud's limits the emulator applies. Tests shorten them. */
+export interface EmulatorLimits {
+  /** A sync's signed GET: 10 s. */
+  syncTimeoutMs: number;
+  /** A tool call: 10 s. */
+  callTimeoutMs: number;
+  /** A diagnostics request: Median waits 8 s. */
+  diagnosticsTimeoutMs: number;
+  /** Median keeps the first 2,000 characters of a diagnostics answer. */
+  diagnosticsKeepChars: number;
+  /** 500 KB manifest. */
+  maxManifestBytes: number;
+  /** 100 KB call answer. */
+  maxAnswerBytes: number;
+  /** 10 tool endpoints at once. */
+  maxEndpoints: number;
+  /** 20 tools across all endpoints. */
+  maxTools: number;
+  /** Manual syncs (Sync, Change endpoint): 60 an hour, bursts of 10. */
+  syncRate: Rate;
+  /**
+   * Connects (opening the route). OUR ASSUMPTION: the docs give no number,
+   * only "Wait a minute and open the route again"; we use the sync rate.
+   */
+  connectRate: Rate;
+}
+
+export const DEFAULT_EMULATOR_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
+  syncTimeoutMs: SYNC_LIMITS.timeoutMs,
+  callTimeoutMs: MEDIAN_CALL_LIMITS.timeoutMs,
+  diagnosticsTimeoutMs: 8_000,
+  diagnosticsKeepChars: 2_000,
+  maxManifestBytes: SYNC_LIMITS.maxManifestBytes,
+  maxAnswerBytes: MEDIAN_CALL_LIMITS.maxAnswerBytes,
+  maxEndpoints: 10,
+  maxTools: MANIFEST_LIMITS.maxTools,
+  syncRate: Object.freeze({ perHour: 60, burst: 10 }),
+  connectRate: Object.freeze({ perHour: 60, burst: 10 }),
+});
+
+export function resolveLimits(partial: Partial<EmulatorLimits> = {}): EmulatorLimits {
+  const limits: EmulatorLimits = { ...DEFAULT_EMULATOR_LIMITS };
+  for (const [key, value] of Object.entries(partial) as [keyof EmulatorLimits, unknown][]) {
+    if (value !== undefined) (limits as unknown as Record<string, unknown>)[key] = value;
+  }
+  return Object.freeze(limits);
+}
