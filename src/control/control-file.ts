@@ -1,0 +1,116 @@
+import { readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MedianDevError, errorCode, writeFileAtomic } from '../shared/index.js';
+
+/**
+ * `<dataDir>/control.json` tells clients (`watch`, `replay`, …) where the
+ * running daemon's control channel listens and which token opens it. Written
+ * 0600 and atomically; removed by the daemon that wrote it when it stops.
+ */
+
+export const CONTROL_FILE_NAME = 'control.json';
+
+export interface ControlFileContents {
+  port: number;
+  token: string;
+  pid: number;
+  instanceId: string;
+  /** ISO 8601. */
+  startedAt: string;
+  proxyUrl: string;
+}
+
+export interface ControlFileInfo extends ControlFileContents {
+  path: string;
+  /** The process that wrote the file is gone (it crashed or was killed). */
+  isStale: boolean;
+}
+
+export interface ReadControlFileOptions {
+  /** Whether a process runs; default `process.kill(pid, 0)`. */
+  isAlive?: (pid: number) => boolean;
+}
+
+export function controlFilePath(dataDir: string): string {
+  return join(dataDir, CONTROL_FILE_NAME);
+}
+
+export async function writeControlFile(dataDir: string, contents: ControlFileContents): Promise<void> {
+  await writeFileAtomic(controlFilePath(dataDir), `${JSON.stringify(contents, null, 2)}\n`, { mode: 0o600 });
+}
+
+/**
+ * Reads control.json: undefined when there is none, `isStale` when its pid is
+ * not alive. A file that is not a control file is `control_file_invalid`.
+ */
+export async function readControlFile(dataDir: string, options: ReadControlFileOptions = {}): Promise<ControlFileInfo | undefined> {
+  const path = controlFilePath(dataDir);
+  const text = await readIfPresent(path);
+  if (text === undefined) return undefined;
+  const contents = parseControlFile(text);
+  if (!contents) {
+    throw new MedianDevError('control_file_invalid', `${path} is not a median-dev control file.`, {
+      hint: 'If no median-dev daemon runs in this data dir, delete the file and start again with `median-dev start`.',
+    });
+  }
+  const isAlive = options.isAlive ?? isProcessAlive;
+  return { ...contents, path, isStale: !isAlive(contents.pid) };
+}
+
+/** Removes control.json if it is still the one `instanceId` wrote; true when removed. */
+export async function removeControlFileIfOurs(dataDir: string, instanceId: string): Promise<boolean> {
+  const path = controlFilePath(dataDir);
+  const text = await readIfPresent(path);
+  if (text === undefined || parseControlFile(text)?.instanceId !== instanceId) return false;
+  try {
+    await unlink(path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Signal 0 checks that a process exists; EPERM means it exists under another user. */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    // The one place the control area asks the OS about a process; tests pass `isAlive` in.
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === 'EPERM';
+  }
+}
+
+async function readIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function parseControlFile(text: string): ControlFileContents | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const isPort = Number.isInteger(v.port) && (v.port as number) > 0 && (v.port as number) < 65536;
+  const isPid = Number.isInteger(v.pid) && (v.pid as number) > 0;
+  if (!isPort || !isPid) return undefined;
+  if (typeof v.token !== 'string' || v.token === '' || typeof v.instanceId !== 'string') return undefined;
+  if (typeof v.startedAt !== 'string' || typeof v.proxyUrl !== 'string') return undefined;
+  return {
+    port: v.port as number,
+    token: v.token,
+    pid: v.pid as number,
+    instanceId: v.instanceId,
+    startedAt: v.startedAt,
+    proxyUrl: v.proxyUrl,
+  };
+}

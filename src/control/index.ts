@@ -1,0 +1,18 @@
+// The public face of src/control: the daemon's control channel (WebSocket on 127.0.0.1).
+export { startControlServer, type ControlServer, type ControlServerOptions } from './control-server.js';
+export {
+  connectControl,
+  connectToDaemon,
+  type ControlClient,
+  type ConnectControlOptions,
+  type ConnectToDaemonOptions,
+} from './control-client.js';
+export {
+  readControlFile,
+  controlFilePath,
+  isProcessAlive,
+  CONTROL_FILE_NAME,
+  type ControlFileInfo,
+  type ControlFileContents,
+  type ReadControlFileOptions,
+} from './control-file.js';
