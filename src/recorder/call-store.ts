@@ -1,0 +1,183 @@
+import { stat } from 'node:fs/promises';
+import type { CallRecord, VerdictKind } from '../median/index.js';
+import { UserError } from '../shared/index.js';
+import { callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
+
+export interface CallQuery {
+  tool?: string;
+  verdict?: VerdictKind;
+  /** At most this many records (default: all). */
+  limit?: number;
+  /**
+   * Case-insensitive text looked for in the ids, tool, conversation, request
+   * and response bodies, the agent's text and the error message.
+   */
+  text?: string;
+}
+
+/**
+ * The read side of the call store. It takes no lock and works from any
+ * process while the daemon writes: it sees every record whose line is
+ * complete and skips a line still being written or torn by a crash.
+ */
+export interface CallStore {
+  /** Records, most recently recorded first. */
+  list(query?: CallQuery): Promise<CallRecord[]>;
+  /**
+   * One record by toolCallId or record id, exactly or by a unique prefix.
+   * A toolCallId that was recorded several times (replays keep it) gives the
+   * newest of those records; older ones are reachable by their record id.
+   * Unknown → `call_not_found`; a prefix of several calls → `call_ambiguous`
+   * with `details.candidates`.
+   */
+  findByToolCallId(idOrPrefix: string): Promise<CallRecord>;
+  get(recordId: string): Promise<CallRecord | undefined>;
+  /** Complete records in the store. */
+  count(): Promise<number>;
+}
+
+export interface CallCandidate {
+  id: string;
+  toolCallId: string;
+  tool: string | null;
+  receivedAt: string;
+}
+
+const MAX_CANDIDATES = 20;
+
+function parseLine(line: Buffer): CallRecord | undefined {
+  try {
+    const value = JSON.parse(line.toString('utf8')) as unknown;
+    if (value && typeof value === 'object' && typeof (value as CallRecord).id === 'string') return value as CallRecord;
+  } catch {
+    /* A corrupt line (there should be none: torn ones are skipped earlier) is left out. */
+  }
+  return undefined;
+}
+
+/** How a string appears inside a JSON line, for a cheap test before parsing. */
+function jsonNeedle(text: string): Buffer {
+  return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
+}
+
+function matchesText(record: CallRecord, needle: string): boolean {
+  const fields = [
+    record.id,
+    record.toolCallId,
+    record.tool,
+    record.conversationId,
+    record.request?.path,
+    record.request?.body,
+    record.response?.body,
+    record.verdict?.agentSees,
+    record.error?.message,
+  ];
+  return fields.some((field) => typeof field === 'string' && field.toLowerCase().includes(needle));
+}
+
+function candidateOf(record: CallRecord): CallCandidate {
+  return { id: record.id, toolCallId: record.toolCallId, tool: record.tool, receivedAt: record.receivedAt };
+}
+
+export function createCallStore(dataDir: string): CallStore {
+  const callsDir = callsDirOf(dataDir);
+  // Closed segments never change, so their line counts are kept by size.
+  const counted = new Map<string, { size: number; lines: number }>();
+
+  /** Every complete line, newest first, segment by segment from the newest. */
+  async function* linesNewestFirst(): AsyncGenerator<Buffer> {
+    const segments = await listSegments(callsDir);
+    for (let i = segments.length - 1; i >= 0; i -= 1) {
+      yield* readLinesBackward(segments[i]!.path);
+    }
+  }
+
+  async function* recordsNewestFirst(mustContain: Buffer[] = []): AsyncGenerator<CallRecord> {
+    for await (const line of linesNewestFirst()) {
+      if (!mustContain.every((needle) => line.includes(needle))) continue;
+      const record = parseLine(line);
+      if (record) yield record;
+    }
+  }
+
+  return {
+    async list(query = {}) {
+      const limit = query.limit === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(query.limit));
+      const result: CallRecord[] = [];
+      if (limit === 0) return result;
+      const needles: Buffer[] = [];
+      if (query.tool !== undefined) needles.push(jsonNeedle(query.tool));
+      if (query.verdict !== undefined) needles.push(jsonNeedle(query.verdict));
+      const text = query.text?.toLowerCase();
+      for await (const record of recordsNewestFirst(needles)) {
+        if (query.tool !== undefined && record.tool !== query.tool) continue;
+        if (query.verdict !== undefined && record.verdict?.kind !== query.verdict) continue;
+        if (text && !matchesText(record, text)) continue;
+        result.push(record);
+        if (result.length >= limit) break;
+      }
+      return result;
+    },
+
+    async findByToolCallId(idOrPrefix) {
+      const wanted = idOrPrefix.trim();
+      if (wanted === '') throw notFound(idOrPrefix);
+      // Newest record per matching key; a key is a toolCallId or a record id.
+      const byKey = new Map<string, CallRecord>();
+      for await (const record of recordsNewestFirst([jsonNeedle(wanted)])) {
+        if (record.id === wanted || record.toolCallId === wanted) return record;
+        if (record.toolCallId.startsWith(wanted) && !byKey.has(`tc:${record.toolCallId}`)) {
+          byKey.set(`tc:${record.toolCallId}`, record);
+        }
+        if (record.id.startsWith(wanted)) byKey.set(`id:${record.id}`, record);
+      }
+      const distinct = [...new Map([...byKey.values()].map((r) => [r.id, r])).values()];
+      const [only] = distinct;
+      if (distinct.length === 1 && only) return only;
+      if (distinct.length === 0) throw notFound(wanted);
+      const candidates = distinct.slice(0, MAX_CANDIDATES).map(candidateOf);
+      throw new UserError(
+        'call_ambiguous',
+        `"${wanted}" matches ${distinct.length} recorded calls: ${candidates
+          .slice(0, 5)
+          .map((c) => c.toolCallId || c.id)
+          .join(', ')}${distinct.length > 5 ? ', …' : ''}.`,
+        { hint: 'Type more of the toolCallId, or use the record id (rec_…).', details: { candidates, total: distinct.length } },
+      );
+    },
+
+    async get(recordId) {
+      for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
+        if (record.id === recordId) return record;
+      }
+      return undefined;
+    },
+
+    async count() {
+      let total = 0;
+      for (const segment of await listSegments(callsDir)) {
+        try {
+          const { size } = await stat(segment.path);
+          const known = counted.get(segment.path);
+          if (known && known.size === size) {
+            total += known.lines;
+            continue;
+          }
+          const scan = await scanSegment(segment.path);
+          counted.set(segment.path, { size: scan.bytes, lines: scan.lines });
+          total += scan.lines;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          // Deleted by retention since the listing: its records are gone.
+        }
+      }
+      return total;
+    },
+  };
+}
+
+function notFound(id: string): UserError {
+  return new UserError('call_not_found', `No recorded call has the toolCallId or record id "${id}".`, {
+    hint: 'Run `median-dev calls` to see the recorded calls and their ids.',
+  });
+}

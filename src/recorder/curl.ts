@@ -1,0 +1,68 @@
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS, signBody, type CallRecord } from '../median/index.js';
+
+export interface CurlOptions {
+  /** The full URL to send to (the route: target origin + route path). */
+  url: string;
+  /** The tool signing secret. */
+  secret: Uint8Array;
+  /** Clock for the fresh timestamp (ms). */
+  now?: number;
+}
+
+/**
+ * Headers left out: hop-by-hop ones, those curl sets itself (`host`,
+ * `content-length`, `expect`), `authorization` (masked on disk anyway),
+ * `accept-encoding` (so the answer prints as text) and the old signature.
+ */
+const LEFT_OUT = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'trailers',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'authorization',
+  'host',
+  'expect',
+  'accept-encoding',
+  SIGNATURE_HEADER,
+]);
+
+/** One shell word, single-quoted: safe for any text in sh, bash and zsh. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+function clockTime(ms: number): string {
+  const at = new Date(ms);
+  return [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+/**
+ * A curl command that sends the recorded request again, re-signed with a
+ * fresh timestamp. A comment line first says until when (local time) the
+ * signature is accepted. The body is sent byte for byte (`--data-raw`).
+ */
+export function toCurl(record: CallRecord, options: CurlOptions): string {
+  const now = options.now ?? Date.now();
+  const body = record.request.body ?? '';
+  const comments = [
+    `# Signed at ${clockTime(now)} with a fresh timestamp: valid for five minutes (until ${clockTime(now + SIGNATURE_TOLERANCE_MS)}).`,
+  ];
+  if (record.request.truncated) {
+    comments.push(`# The recorded body was cut at ${Buffer.byteLength(body)} bytes; this sends the part that was kept.`);
+  }
+  const args = [`curl -X ${shellQuote(record.request.method)} ${shellQuote(options.url)}`];
+  for (const [name, value] of Object.entries(record.request.headers ?? {})) {
+    if (LEFT_OUT.has(name.toLowerCase())) continue;
+    for (const one of Array.isArray(value) ? value : [value]) args.push(`-H ${shellQuote(`${name}: ${one}`)}`);
+  }
+  args.push(`-H ${shellQuote(`${SIGNATURE_HEADER}: ${signBody(options.secret, body, now)}`)}`);
+  if (body !== '') args.push(`--data-raw ${shellQuote(body)}`);
+  return `${comments.join('\n')}\n${args.join(' \\\n  ')}`;
+}

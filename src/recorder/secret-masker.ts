@@ -1,0 +1,157 @@
+import type { CallRecord } from '../median/index.js';
+
+/**
+ * Masks secrets in call records before they reach the disk or a screen
+ * (SPEC §2.2 "Secrets never reach the disk or the screen").
+ *
+ * - The credential of every `authorization` / `proxy-authorization` header,
+ *   whatever it is: `Bearer median_key_****abcd`.
+ * - Every occurrence of a given secret value in any string of the record
+ *   (headers, bodies, verdict text, fields added later), also in its JSON-escaped
+ *   and URL-encoded spellings.
+ * - Anything shaped like a Median key (`median_key_` + 8 or more letters and
+ *   digits), given or not.
+ * - With `redactVisitor`: `context.visitor.email` and `.name` in the request
+ *   body become `[redacted]`, and those values are masked in every other
+ *   string of the record too (a tool that echoes the email, the agent's text).
+ *
+ * A masked secret keeps a recognisable prefix (`median_key_`) and its last
+ * four characters when it is long enough (16+) for that to give nothing away.
+ * Secrets shorter than 8 characters are ignored: masking them would shred
+ * ordinary text.
+ */
+export interface SecretMasker {
+  /** Masks secrets (and Median-key-shaped strings) in one piece of text. */
+  mask(text: string): string;
+  /** A masked deep copy of a record; the input is not changed. */
+  maskRecord(record: CallRecord): CallRecord;
+}
+
+export interface SecretMaskerOptions {
+  redactVisitor?: boolean;
+}
+
+export const REDACTED = '[redacted]';
+const KEY_PREFIX = 'median_key_';
+const KEY_SHAPE = /median_key_[A-Za-z0-9]{8,}/g;
+const MIN_SECRET_LENGTH = 8;
+const ALREADY_MASKED = /^(?:median_key_)?\*{4}[^*\s]{0,4}$/;
+const AUTH_HEADERS = new Set(['authorization', 'proxy-authorization']);
+/** The visitor object of a tool call body; it holds no nested objects. */
+const VISITOR_OBJECT = /("visitor"\s*:\s*\{)([^{}]*)/g;
+const VISITOR_FIELD = /("(?:email|name)"\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
+
+/** `median_key_****abcd`, `****abcd`, or `****` for short values. */
+export function maskSecretValue(value: string): string {
+  if (ALREADY_MASKED.test(value)) return value;
+  const tail = value.length >= 16 ? value.slice(-4) : '';
+  return value.startsWith(KEY_PREFIX) ? `${KEY_PREFIX}****${tail}` : `****${tail}`;
+}
+
+/** `Bearer <token>` → `Bearer median_key_****abcd`; a bare credential is masked whole. */
+export function maskAuthorization(value: string): string {
+  const match = /^(\s*[A-Za-z][\w.-]*\s+)(\S.*)$/s.exec(value);
+  if (!match) return value.trim() === '' ? value : maskSecretValue(value.trim());
+  const [, scheme = '', credential = ''] = match;
+  return `${scheme}${maskSecretValue(credential.trim())}`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Spellings a value may take inside a JSON body or a URL. */
+function spellings(value: string): string[] {
+  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
+  return [...forms];
+}
+
+interface Replacement {
+  pattern: RegExp;
+  by: string;
+}
+
+function secretReplacements(secrets: readonly string[]): Replacement[] {
+  const unique = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
+  // Longest first, so a secret that contains another is masked whole.
+  unique.sort((a, b) => b.length - a.length);
+  return unique.flatMap((secret) =>
+    spellings(secret).map((form) => ({ pattern: new RegExp(escapeRegExp(form), 'g'), by: maskSecretValue(secret) })),
+  );
+}
+
+/** Replaces the visitor's email and name in a request body, keeping every other byte. */
+function redactVisitorInBody(body: string, found: Set<string>): string {
+  return body.replace(VISITOR_OBJECT, (_all, open: string, inner: string) => {
+    const redacted = inner.replace(VISITOR_FIELD, (_field, key: string, raw: string) => {
+      try {
+        found.add(JSON.parse(`"${raw}"`) as string);
+      } catch {
+        found.add(raw); // not valid JSON escapes: mask the text as it stands
+      }
+      return `${key}"${REDACTED}"`;
+    });
+    return `${open}${redacted}`;
+  });
+}
+
+/** Masks for visitor values seen in the body: emails anywhere, names as whole words. */
+function visitorReplacements(values: Set<string>): Replacement[] {
+  const result: Replacement[] = [];
+  for (const value of values) {
+    if (value.length < 2 || value === REDACTED) continue;
+    for (const form of spellings(value)) {
+      const body = escapeRegExp(form);
+      const pattern = value.includes('@') ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`;
+      result.push({ pattern: new RegExp(pattern, 'gu'), by: REDACTED });
+    }
+  }
+  return result;
+}
+
+function applyAll(text: string, replacements: readonly Replacement[]): string {
+  let out = text;
+  for (const { pattern, by } of replacements) {
+    pattern.lastIndex = 0;
+    out = out.replace(pattern, by);
+  }
+  return out;
+}
+
+export function createSecretMasker(secrets: string[], options: SecretMaskerOptions = {}): SecretMasker {
+  const fixed = secretReplacements(secrets);
+  const maskWith = (text: string, extra: readonly Replacement[]): string => {
+    let out = applyAll(text, fixed);
+    if (out.includes(KEY_PREFIX)) out = out.replace(KEY_SHAPE, (key) => maskSecretValue(key));
+    return extra.length > 0 ? applyAll(out, extra) : out;
+  };
+
+  const walk = (value: unknown, key: string | undefined, extra: readonly Replacement[]): unknown => {
+    if (typeof value === 'string') {
+      const text = key !== undefined && AUTH_HEADERS.has(key.toLowerCase()) ? maskAuthorization(value) : value;
+      return maskWith(text, extra);
+    }
+    if (Array.isArray(value)) return value.map((item) => walk(item, key, extra));
+    if (value !== null && typeof value === 'object') {
+      const copy: Record<string, unknown> = {};
+      for (const [name, inner] of Object.entries(value)) copy[name] = walk(inner, name, extra);
+      return copy;
+    }
+    return value;
+  };
+
+  return {
+    mask: (text) => maskWith(text, []),
+    maskRecord(record) {
+      let source = record;
+      let extra: Replacement[] = [];
+      if (options.redactVisitor && typeof record.request?.body === 'string') {
+        const found = new Set<string>();
+        const body = redactVisitorInBody(record.request.body, found);
+        source = { ...record, request: { ...record.request, body } };
+        extra = visitorReplacements(found);
+      }
+      return walk(source, undefined, extra) as CallRecord;
+    },
+  };
+}

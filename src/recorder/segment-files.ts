@@ -1,0 +1,132 @@
+import { open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The on-disk layout of the call store, shared by the writer and the reader:
+ * `<dataDir>/calls/calls-000001.jsonl`, … — one JSON record per line, a line
+ * counts only once its `\n` is on disk (a line without one is torn or still
+ * being written, and readers skip it).
+ */
+export const CALLS_DIR_NAME = 'calls';
+const SEGMENT_PATTERN = /^calls-(\d{6,})\.jsonl$/;
+const NEWLINE = 0x0a;
+const READ_CHUNK_BYTES = 64 * 1024;
+
+export interface SegmentFile {
+  seq: number;
+  path: string;
+}
+
+export function callsDirOf(dataDir: string): string {
+  return join(dataDir, CALLS_DIR_NAME);
+}
+
+export function segmentFileName(seq: number): string {
+  return `calls-${String(seq).padStart(6, '0')}.jsonl`;
+}
+
+/** The segments in a calls folder, oldest first; none when it does not exist. */
+export async function listSegments(callsDir: string): Promise<SegmentFile[]> {
+  let names: string[];
+  try {
+    names = await readdir(callsDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const segments: SegmentFile[] = [];
+  for (const name of names) {
+    const match = SEGMENT_PATTERN.exec(name);
+    if (match?.[1] !== undefined) segments.push({ seq: Number(match[1]), path: join(callsDir, name) });
+  }
+  return segments.sort((a, b) => a.seq - b.seq);
+}
+
+export interface SegmentScan {
+  /** Complete (newline-terminated) lines. */
+  lines: number;
+  bytes: number;
+  /** True when the file is empty or ends with a newline (nothing torn at the end). */
+  endsCleanly: boolean;
+}
+
+/** Counts the complete lines of a segment and tells whether its end is torn. */
+export async function scanSegment(path: string): Promise<SegmentScan> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1024 * 1024);
+    let lines = 0;
+    let bytes = 0;
+    let last = NEWLINE;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, bytes);
+      if (bytesRead === 0) break;
+      let at = buffer.indexOf(NEWLINE, 0);
+      while (at !== -1 && at < bytesRead) {
+        lines += 1;
+        at = buffer.indexOf(NEWLINE, at + 1);
+      }
+      last = buffer[bytesRead - 1] ?? NEWLINE;
+      bytes += bytesRead;
+    }
+    return { lines, bytes, endsCleanly: last === NEWLINE };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The complete lines of a file from the last to the first, read backwards in
+ * chunks, so the newest records cost only what they weigh. The file is read
+ * up to the size it had when opened; a trailing fragment without a newline
+ * (torn by a crash, or being written right now) is skipped. A file that is
+ * gone (deleted by retention) yields nothing.
+ */
+export async function* readLinesBackward(path: string, chunkBytes = READ_CHUNK_BYTES): AsyncGenerator<Buffer> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    let position = (await handle.stat()).size;
+    // Bytes after the last newline seen so far, not yet a whole line.
+    let carry: Buffer | undefined;
+    let atEnd = true;
+    while (position > 0) {
+      const length = Math.min(chunkBytes, position);
+      position -= length;
+      const chunk = Buffer.allocUnsafe(length);
+      let filled = 0;
+      while (filled < length) {
+        const { bytesRead } = await handle.read(chunk, filled, length - filled, position + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      const block = carry ? Buffer.concat([chunk.subarray(0, filled), carry]) : chunk.subarray(0, filled);
+      let end = block.length;
+      let cut = block.lastIndexOf(NEWLINE, end - 1);
+      if (atEnd) {
+        // Whatever follows the file's last newline is torn or in flight.
+        if (cut === -1) {
+          carry = undefined;
+          continue;
+        }
+        end = cut;
+        cut = end === 0 ? -1 : block.lastIndexOf(NEWLINE, end - 1);
+        atEnd = false;
+      }
+      while (cut !== -1) {
+        if (end > cut + 1) yield block.subarray(cut + 1, end);
+        end = cut;
+        cut = end === 0 ? -1 : block.lastIndexOf(NEWLINE, end - 1);
+      }
+      carry = block.subarray(0, end);
+    }
+    if (!atEnd && carry && carry.length > 0) yield carry;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,235 @@
+import { chmod, open, unlink, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
+import { segmentsToDrop, type RetentionLimits } from './retention.js';
+import { listSegments, scanSegment, segmentFileName } from './segment-files.js';
+
+interface Segment {
+  seq: number;
+  path: string;
+  records: number;
+  bytes: number;
+  /** False for a segment decided on but not created yet. */
+  onDisk: boolean;
+}
+
+/**
+ * The segment files of one calls folder as the writer sees them: which one
+ * is live, when to start the next, the durable append of a batch of lines,
+ * and retention. It never rewrites a file; it only appends and deletes whole
+ * old segments.
+ */
+export class SegmentLog {
+  private segments: Segment[] = [];
+  private lastSeq = 0;
+  /** The next write opens a new segment (after a torn end or a failed write). */
+  private startNew = false;
+  private handle: FileHandle | undefined;
+  private handleSeq = -1;
+  private prepared = false;
+  /** False after a failed write: the folder is made again before the next one (it may have been deleted). */
+  private folderChecked = false;
+
+  constructor(
+    private readonly callsDir: string,
+    private readonly limits: RetentionLimits,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Creates the folder (0700) and takes stock of the segments already there. */
+  async prepare(): Promise<void> {
+    await ensurePrivateDir(this.callsDir);
+    const segments: Segment[] = [];
+    let lastEndsCleanly = true;
+    for (const file of await listSegments(this.callsDir)) {
+      const scan = await scanSegment(file.path);
+      segments.push({ ...file, records: scan.lines, bytes: scan.bytes, onDisk: true });
+      lastEndsCleanly = scan.endsCleanly;
+      this.lastSeq = Math.max(this.lastSeq, file.seq);
+    }
+    this.segments = segments;
+    // Never glue a record onto a torn line: a torn end means a fresh segment.
+    this.startNew = !lastEndsCleanly;
+    this.prepared = true;
+    this.folderChecked = true;
+    await this.enforceRetention();
+  }
+
+  get isPrepared(): boolean {
+    return this.prepared;
+  }
+
+  totals(): { records: number; bytes: number } {
+    let records = 0;
+    let bytes = 0;
+    for (const segment of this.segments) {
+      records += segment.records;
+      bytes += segment.bytes;
+    }
+    return { records, bytes };
+  }
+
+  /**
+   * How many of the next lines go into one write: as many as fit the live
+   * segment, at least one. Picks the live segment (a new one when full).
+   */
+  fit(lines: readonly { line: Buffer }[]): number {
+    const live = this.liveSegment(lines[0]?.line.length ?? 0);
+    let count = 0;
+    let bytes = live.bytes;
+    for (const { line } of lines) {
+      if (live.records + count >= this.limits.segmentMaxRecords) break;
+      if (live.records + count > 0 && bytes + line.length > this.limits.segmentMaxBytes) break;
+      bytes += line.length;
+      count += 1;
+    }
+    return Math.max(count, 1);
+  }
+
+  /** Appends whole lines to the live segment, durably (write + fdatasync), then applies retention. */
+  async append(data: Buffer, lines: number): Promise<void> {
+    const live = this.liveSegment(data.length);
+    try {
+      const handle = await this.openLive(live);
+      let written = 0;
+      while (written < data.length) {
+        const { bytesWritten } = await handle.write(data, written, data.length - written, null);
+        written += bytesWritten;
+      }
+      await handle.datasync();
+    } catch (error) {
+      await this.afterFailedWrite(live);
+      throw error;
+    }
+    live.records += lines;
+    live.bytes += data.length;
+    await this.enforceRetention();
+  }
+
+  async close(): Promise<void> {
+    await this.closeHandle();
+  }
+
+  /** The segment the next write goes to: the last one, or a new one when it is full or must not be reused. */
+  private liveSegment(nextBytes: number): Segment {
+    const last = this.segments.at(-1);
+    const full =
+      last !== undefined &&
+      last.records > 0 &&
+      (last.records >= this.limits.segmentMaxRecords || last.bytes + nextBytes > this.limits.segmentMaxBytes);
+    if (last && !this.startNew && !full) return last;
+    this.startNew = false;
+    this.lastSeq += 1;
+    const segment: Segment = { ...this.segmentAt(this.lastSeq), records: 0, bytes: 0, onDisk: false };
+    this.segments.push(segment);
+    return segment;
+  }
+
+  private segmentAt(seq: number): { seq: number; path: string } {
+    return { seq, path: join(this.callsDir, segmentFileName(seq)) };
+  }
+
+  /**
+   * After a failed write: a segment that got part of the batch may end in a
+   * torn line, so the next write starts a new segment; one that got nothing
+   * is used again (a long disk-full spell leaves no trail of files).
+   */
+  private async afterFailedWrite(live: Segment): Promise<void> {
+    const handle = this.handleSeq === live.seq ? this.handle : undefined;
+    let size: number | undefined;
+    try {
+      size = handle ? (await handle.stat()).size : undefined;
+    } catch {
+      size = undefined; // the handle is unusable: assume the worst below
+    }
+    await this.closeHandle();
+    this.folderChecked = false;
+    if (!live.onDisk) {
+      this.segments = this.segments.filter((s) => s !== live);
+      this.lastSeq -= live.seq === this.lastSeq ? 1 : 0;
+      return;
+    }
+    if (size !== live.bytes) {
+      if (size !== undefined) live.bytes = size;
+      this.startNew = true;
+    }
+  }
+
+  private async openLive(live: Segment): Promise<FileHandle> {
+    if (this.handle && this.handleSeq === live.seq) return this.handle;
+    await this.closeHandle();
+    if (!this.folderChecked) {
+      await ensurePrivateDir(this.callsDir);
+      this.folderChecked = true;
+    }
+    let handle: FileHandle;
+    if (live.onDisk) {
+      handle = await open(live.path, 'a', 0o600);
+    } else {
+      // A new segment must really be new: 'ax' fails on a name someone else took.
+      for (;;) {
+        try {
+          handle = await open(live.path, 'ax', 0o600);
+          break;
+        } catch (error) {
+          if (errorCode(error) !== 'EEXIST') throw error;
+          this.lastSeq = Math.max(this.lastSeq, live.seq) + 1;
+          Object.assign(live, this.segmentAt(this.lastSeq));
+        }
+      }
+      live.onDisk = true;
+    }
+    this.handle = handle;
+    this.handleSeq = live.seq;
+    // The mode given to open is cut by the umask and ignored for a file that exists.
+    await chmod(live.path, 0o600).catch(() => {
+      /* Windows ignores POSIX modes. */
+    });
+    if (live.bytes === 0 && live.records === 0) await this.syncFolder();
+    return handle;
+  }
+
+  /** Makes a new segment's name durable too (fsync of the folder). */
+  private async syncFolder(): Promise<void> {
+    try {
+      const dir = await open(this.callsDir, 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+    } catch {
+      /* Folders cannot be opened or synced on every platform (Windows); the file's own sync still holds. */
+    }
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    this.handleSeq = -1;
+    await handle?.close().catch(() => {
+      /* Closing a handle whose disk failed can fail again; it is gone either way. */
+    });
+  }
+
+  /** Deletes the oldest whole segments past the caps; the live one is never touched. */
+  private async enforceRetention(): Promise<void> {
+    const drop = segmentsToDrop(this.segments, this.limits);
+    for (let i = 0; i < drop; i += 1) {
+      const oldest = this.segments[0];
+      if (!oldest) return;
+      try {
+        await unlink(oldest.path);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') {
+          this.logger.warn('Could not delete an old call segment; the store may grow past its limit.', {
+            path: oldest.path,
+            reason: errorCode(error),
+          });
+          return;
+        }
+      }
+      this.segments.shift();
+    }
+  }
+}

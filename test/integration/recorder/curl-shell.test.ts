@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { deriveToolSecret, verifySignature } from '../../../src/median/index.js';
+import { toCurl } from '../../../src/recorder/index.js';
+import { KEY, makeRecord } from '../../unit/recorder/make-record.js';
+
+const run = promisify(execFile);
+const secret = deriveToolSecret(KEY);
+
+/**
+ * Runs the command text in a real `sh`, with `curl` replaced by a function
+ * that prints the words it was given: what the shell would hand to curl.
+ */
+async function wordsTheShellPasses(command: string): Promise<string[]> {
+  const script = `curl() { for word in "$@"; do printf '%s\\0' "$word"; done; }\n${command}\n`;
+  const { stdout } = await run('sh', ['-c', script], { timeout: 10_000, encoding: 'buffer' });
+  return stdout.toString('utf8').split('\0').slice(0, -1);
+}
+
+describe('toCurl in a real shell', () => {
+  it('hands curl the exact body and a signature that verifies', async () => {
+    const body = JSON.stringify({
+      tool: 'note',
+      toolCallId: 'call_1',
+      input: { text: `it's "$HOME" \`id\` $(id) \\ ! * ~ ; | & < > #\nsecond line ünïcödé 😀` },
+    });
+    const record = makeRecord({
+      request: { method: 'POST', path: '/api/median', headers: { 'content-type': 'application/json', 'x-note': "a'b" }, body },
+    });
+    const now = Date.now();
+    const words = await wordsTheShellPasses(toCurl(record, { url: 'http://127.0.0.1:3000/api/median?x=1&y=2', secret, now }));
+
+    expect(words.slice(0, 3)).toEqual(['-X', 'POST', 'http://127.0.0.1:3000/api/median?x=1&y=2']);
+    expect(words.at(-2)).toBe('--data-raw');
+    expect(words.at(-1)).toBe(body);
+    const headers = words.filter((_, i) => words[i - 1] === '-H');
+    expect(headers).toContain("x-note: a'b");
+    const signature = headers.find((h) => h.startsWith('median-signature: '))?.slice('median-signature: '.length);
+    expect(verifySignature(signature, words.at(-1)!, secret, now)).toBe('valid');
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import {
+  REDACTED,
+  createSecretMasker,
+  maskAuthorization,
+  maskSecretValue,
+} from '../../../src/recorder/index.js';
+import { KEY, MASKED_KEY, makeRecord } from './make-record.js';
+
+const TOOL_SECRET = 'f0e1d2c3'.repeat(8);
+
+describe('maskSecretValue', () => {
+  it.each([
+    [KEY, MASKED_KEY],
+    [TOOL_SECRET, `****${TOOL_SECRET.slice(-4)}`],
+    ['shortsecret', '****'],
+    ['median_key_short', 'median_key_****hort'],
+    [MASKED_KEY, MASKED_KEY],
+    ['****abcd', '****abcd'],
+  ])('%s → %s', (value, masked) => {
+    expect(maskSecretValue(value)).toBe(masked);
+  });
+});
+
+describe('maskAuthorization', () => {
+  it.each([
+    [`Bearer ${KEY}`, `Bearer ${MASKED_KEY}`],
+    [`bearer   ${KEY}`, `bearer   ${MASKED_KEY}`],
+    [`Basic ${'dXNlcjpwYXNzd29yZA=='}`, 'Basic ****ZA=='],
+    [KEY, MASKED_KEY],
+    [`Bearer ${MASKED_KEY}`, `Bearer ${MASKED_KEY}`],
+    ['', ''],
+  ])('%s → %s', (value, masked) => {
+    expect(maskAuthorization(value)).toBe(masked);
+  });
+});
+
+describe('createSecretMasker', () => {
+  const masker = createSecretMasker([KEY, TOOL_SECRET]);
+
+  it('masks the Bearer key in the Authorization header, whatever its case or shape', () => {
+    const record = makeRecord({
+      request: {
+        method: 'GET',
+        path: '/api/median',
+        headers: { Authorization: 'Bearer sk_live_notInTheListButStillACredential', 'proxy-authorization': [`Bearer ${KEY}`] },
+        body: '',
+      },
+    });
+    const masked = masker.maskRecord(record);
+    expect(masked.request.headers.Authorization).toBe('Bearer ****tial');
+    expect(masked.request.headers['proxy-authorization']).toEqual([`Bearer ${MASKED_KEY}`]);
+  });
+
+  it.each([
+    ['a request body', (key: string) => makeRecord({ request: { method: 'POST', path: '/api/median', headers: {}, body: `{"input":{"note":"${key}"}}` } })],
+    [
+      'a nested response string',
+      (key: string) =>
+        makeRecord({ response: { status: 200, headers: { 'x-debug': `key=${key}` }, body: JSON.stringify({ result: { deep: [{ k: key }] } }) } }),
+    ],
+    ['the agent text', (key: string) => makeRecord({ verdict: { kind: 'answered', agentSees: `echo ${key}`, warnings: [] } })],
+    ['an error message', (key: string) => makeRecord({ error: { code: 'x', message: `failed with ${key}` } })],
+    ['a field added later', (key: string) => ({ ...makeRecord(), extra: { list: ['a', `${key}!`] } })],
+  ])('masks the key in %s', (_where, build) => {
+    const masked = JSON.stringify(masker.maskRecord(build(KEY)));
+    expect(masked).not.toContain(KEY);
+    expect(masked).toContain(MASKED_KEY);
+  });
+
+  it('masks every given secret, also JSON-escaped and URL-encoded', () => {
+    const odd = 'p@ss"word/with spaces';
+    const oddMasker = createSecretMasker([odd]);
+    const record = makeRecord({
+      request: { method: 'POST', path: `/api/median?s=${encodeURIComponent(odd)}`, headers: {}, body: JSON.stringify({ p: odd }) },
+    });
+    const text = JSON.stringify(oddMasker.maskRecord(record));
+    expect(text).not.toContain(JSON.stringify(odd).slice(1, -1));
+    expect(text).not.toContain(encodeURIComponent(odd));
+    expect(oddMasker.mask(`x ${odd} y`)).toBe('x ****aces y');
+  });
+
+  it('masks a Median-key-shaped string it was not told about', () => {
+    const other = 'median_key_' + 'Q'.repeat(36) + 'wxyz';
+    expect(createSecretMasker([]).mask(`key ${other}.`)).toBe('key median_key_****wxyz.');
+  });
+
+  it('ignores secrets too short to mask safely and leaves the input untouched', () => {
+    const record = makeRecord({ tool: 'orderStatus' });
+    const before = structuredClone(record);
+    const masked = createSecretMasker(['', 'order']).maskRecord(record);
+    expect(masked).toEqual(before);
+    expect(masked).not.toBe(record);
+    createSecretMasker([KEY]).maskRecord({ ...record, request: { ...record.request, body: KEY } });
+    expect(record).toEqual(before);
+  });
+});
+
+describe('redactVisitor', () => {
+  const record = makeRecord({
+    response: { status: 200, headers: {}, body: '{"result":{"greeting":"Hi Ada Lovelace, mail sent to ada@example.com"}}' },
+  });
+
+  it('masks the visitor email and name in the body and wherever they are echoed', () => {
+    const masked = createSecretMasker([], { redactVisitor: true }).maskRecord(record);
+    const body = JSON.parse(masked.request.body) as { context: { visitor: Record<string, unknown> }; input: unknown };
+    expect(body.context.visitor).toEqual({ verified: false, email: REDACTED, name: REDACTED });
+    expect(body.input).toEqual(JSON.parse(record.request.body).input);
+    expect(masked.response?.body).toBe(`{"result":{"greeting":"Hi ${REDACTED}, mail sent to ${REDACTED}"}}`);
+    expect(JSON.stringify(masked)).not.toMatch(/ada@example\.com|Ada Lovelace/);
+  });
+
+  it('keeps every other byte of the body, whitespace included', () => {
+    const pretty = '{\n  "context": {\n    "visitor": { "verified": true, "name": "Bo \\"B\\" Li", "externalId": "u1" }\n  }\n}';
+    const masked = createSecretMasker([], { redactVisitor: true }).maskRecord(
+      makeRecord({ request: { method: 'POST', path: '/', headers: {}, body: pretty } }),
+    );
+    expect(masked.request.body).toBe(pretty.replace('"Bo \\"B\\" Li"', `"${REDACTED}"`));
+  });
+
+  it('redacts a cut body that is no longer JSON', () => {
+    const cut = '{"context":{"visitor":{"verified":false,"email":"ada@example.com","name":"Ada Lovelace"},"risk":"lo';
+    const masked = createSecretMasker([], { redactVisitor: true }).maskRecord(
+      makeRecord({ request: { method: 'POST', path: '/', headers: {}, body: cut, truncated: true } }),
+    );
+    expect(masked.request.body).not.toMatch(/ada@example\.com|Ada Lovelace/);
+  });
+
+  it('is off by default', () => {
+    expect(createSecretMasker([]).maskRecord(record).request.body).toContain('ada@example.com');
+  });
+});
