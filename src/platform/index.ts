@@ -1,0 +1,18 @@
+export { type SystemCalls, realSystemCalls, withSystemCalls } from './system-calls.js';
+export { type SpawnCommandSpec, spawnCommandSpec, describeCommand } from './spawn-command.js';
+export {
+  windowsCommandLine,
+  quoteWindowsArgument,
+  escapeWindowsCommandName,
+  isWindowsBatchCommand,
+} from './windows-command-line.js';
+export {
+  type StopMode,
+  type TreeSignalPlan,
+  type SignalTarget,
+  planTreeSignal,
+  stopModes,
+  stopSignals,
+  signalProcessTree,
+} from './process-signals.js';
+export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive } from './process-liveness.js';

@@ -1,0 +1,80 @@
+import { errorCode } from '../shared/index.js';
+import { realSystemCalls, type SystemCalls } from './system-calls.js';
+
+/** The fields of `/proc/<pid>/stat` we read. */
+export interface ProcStat {
+  pid: number;
+  /** `R`, `S`, `D`, `Z` (zombie: dead, waiting to be reaped), … */
+  state: string;
+  processGroup: number;
+}
+
+/** Parses `/proc/<pid>/stat` ("pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses). */
+export function parseProcStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const pid = Number(text.slice(0, open).trim());
+  const [state, , group] = text.slice(close + 1).trim().split(/\s+/);
+  const processGroup = Number(group);
+  if (!Number.isInteger(pid) || !state || !Number.isInteger(processGroup)) return null;
+  return { pid, state, processGroup };
+}
+
+/** kill(pid, 0): delivered or EPERM (someone else's process) means it exists. */
+function existsBySignal(pid: number, system: SystemCalls): boolean {
+  try {
+    system.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return errorCode(error) === 'EPERM';
+  }
+}
+
+/** A zombie has exited and only waits for its parent to reap it; on Linux /proc tells. */
+function isZombie(pid: number, system: SystemCalls): boolean {
+  if (system.platform !== 'linux') return false;
+  try {
+    return parseProcStat(system.readTextFile(`/proc/${pid}/stat`))?.state === 'Z';
+  } catch {
+    // Gone between the two checks, or no /proc: not known to be a zombie.
+    return false;
+  }
+}
+
+/** Whether a process with this pid is running (an exited, unreaped zombie is not). */
+export function isProcessAlive(pid: number, system: SystemCalls = realSystemCalls): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  return existsBySignal(pid, system) && !isZombie(pid, system);
+}
+
+/**
+ * Whether any process of the group `groupId` still runs (POSIX; on Windows,
+ * which has no groups, whether that one process runs). On Linux, a group
+ * left with only zombies counts as gone.
+ */
+export function isProcessGroupAlive(groupId: number, system: SystemCalls = realSystemCalls): boolean {
+  if (!Number.isInteger(groupId) || groupId <= 0) return false;
+  if (system.platform === 'win32') return isProcessAlive(groupId, system);
+  if (!existsBySignal(-groupId, system)) return false;
+  if (system.platform !== 'linux') return true;
+  let entries: string[];
+  try {
+    entries = system.listDir('/proc');
+  } catch {
+    // No /proc (a locked-down container): trust kill(-pgid, 0).
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: ProcStat | null;
+    try {
+      stat = parseProcStat(system.readTextFile(`/proc/${entry}/stat`));
+    } catch {
+      // That process exited while we listed /proc.
+      continue;
+    }
+    if (stat && stat.processGroup === groupId && stat.state !== 'Z') return true;
+  }
+  return false;
+}
