@@ -1,0 +1,35 @@
+import type { Writable, Readable } from 'node:stream';
+
+/** Everything a command may touch of the outside world, passed in by main.ts. */
+export interface CliIo {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** stdout is a terminal (TUI, colours, prompts). */
+  isTTY: boolean;
+  /** stdin is a terminal (prompts). */
+  isInteractive: boolean;
+  /**
+   * Subscribes to SIGINT/SIGTERM for long-running commands; returns an
+   * unsubscribe function. Only main.ts installs real signal handlers.
+   */
+  onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
+  /** This process's id (written to control.json). */
+  pid: number;
+  /** Ends the process at once (a second Ctrl-C). Only main.ts really exits. */
+  exit(code: number): void;
+}
+
+export function useColor(io: CliIo): boolean {
+  return io.isTTY && io.env.NO_COLOR === undefined && io.env.TERM !== 'dumb';
+}
+
+export function writeLine(stream: Writable, line = ''): void {
+  stream.write(`${line}\n`);
+}
+
+export function writeJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,63 @@
+import { judgeAnswer, RISKS, type Risk, type Verdict } from '../../median/index.js';
+import { withRecordedPath } from '../../daemon/index.js';
+import { prepareTestCall, sendSignedCall } from '../../replay/index.js';
+import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
+import { loadConfig } from '../load-config.js';
+import { fetchManifest } from '../fetch-manifest.js';
+import { readInputFlag } from '../read-input-flag.js';
+import { requireSecret } from '../require-secret.js';
+import { createStyle, styleVerdict, type Style } from '../terminal-style.js';
+
+export function printAnswer(io: CliIo, style: Style, answer: { status: number; body: string; durationMs: number }, verdict: Verdict): void {
+  let pretty = answer.body;
+  try {
+    pretty = JSON.stringify(JSON.parse(answer.body), null, 2);
+  } catch {
+    /* Not JSON: show it as it came. */
+  }
+  writeLine(io.stdout, `HTTP ${answer.status}  ${styleVerdict(style, verdict.kind)}  ${Math.round(answer.durationMs)} ms`);
+  writeLine(io.stdout, pretty.length > 4_000 ? `${pretty.slice(0, 4_000)}\n${style.dim(`… ${pretty.length - 4_000} more characters`)}` : pretty);
+  writeLine(io.stdout, '');
+  writeLine(io.stdout, `${style.bold('The agent sees:')} ${verdict.agentSees.length > 600 ? `${verdict.agentSees.slice(0, 600)}…` : verdict.agentSees}`);
+  if (verdict.callError) writeLine(io.stdout, style.dim(`Median's Logs: ${verdict.callError}`));
+  for (const warning of verdict.warnings) writeLine(io.stdout, style.yellow(`⚠ ${warning.message}`) + style.dim(` [${warning.code}]`));
+}
+
+export async function runCall(tool: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
+  const config = await loadConfig(options, io);
+  const secret = requireSecret(config, 'A tool call');
+  const input = await readInputFlag(typeof options.input === 'string' ? options.input : '{}', io.cwd);
+
+  let risk = options.risk as Risk | undefined;
+  if (!risk) {
+    // Like Median, send the risk the manifest declares for the tool.
+    const manifest = await fetchManifest(`${config.target}${config.route}`, secret).catch(() => undefined);
+    const declared = manifest?.judgement.ok ? manifest.judgement.manifest.tools.find((t) => t.name === tool)?.risk : undefined;
+    risk = declared && (RISKS as readonly string[]).includes(declared) ? declared : 'low';
+  }
+  const prepared = prepareTestCall({
+    tool,
+    input,
+    risk,
+    ...(typeof options.conversation === 'string' ? { conversationId: options.conversation } : {}),
+  });
+  const { value: answer, record } = await withRecordedPath(config, ({ routeUrl }) =>
+    sendSignedCall({ url: routeUrl, body: prepared.body, secret }),
+  );
+  const verdict =
+    record?.verdict ??
+    judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs });
+  if (config.json) {
+    let body: unknown = answer.body;
+    try {
+      body = JSON.parse(answer.body);
+    } catch {
+      /* keep the text */
+    }
+    writeJson(io, { toolCallId: prepared.toolCall.toolCallId, tool, status: answer.status, durationMs: answer.durationMs, body, verdict });
+    return;
+  }
+  const style = createStyle(useColor(io));
+  writeLine(io.stdout, style.dim(`${tool} ${prepared.toolCall.toolCallId} (risk ${risk})`));
+  printAnswer(io, style, answer, verdict);
+}

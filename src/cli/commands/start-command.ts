@@ -1,0 +1,96 @@
+import { resolveStartConfig, type StartFlags } from '../../config/index.js';
+import { startDaemon, type Daemon } from '../../daemon/index.js';
+import type { Logger } from '../../shared/logger.js';
+import { useColor, writeLine, type CliIo } from '../cli-io.js';
+import { eventToJsonLine, eventToLogLine } from '../format-event.js';
+import { createStyle } from '../terminal-style.js';
+import { VERSION } from '../program.js';
+import { attachDaemonTui } from '../attach-tui.js';
+
+export function toStartFlags(options: Record<string, unknown>): StartFlags {
+  const flags: StartFlags = {};
+  const str = (name: keyof StartFlags & string) => {
+    const v = options[name];
+    if (typeof v === 'string') (flags as Record<string, unknown>)[name] = v;
+  };
+  for (const name of ['target', 'route', 'dataDir', 'medianApi', 'port', 'tunnel', 'tunnelHost', 'subdomain', 'publicUrl'] as const) str(name);
+  if (typeof options.envFile === 'string' || typeof options.envFile === 'boolean') flags.envFile = options.envFile;
+  if (Array.isArray(options.watch)) flags.watch = options.watch as string[];
+  flags.autoFix = options.autoFix !== false;
+  flags.tui = options.tui !== false;
+  flags.json = options.json === true;
+  flags.debug = options.debug === true;
+  flags.redactVisitor = options.redactVisitor === true;
+  return flags;
+}
+
+export function createCliLogger(io: CliIo, options: { debug: boolean; quiet: boolean }): Logger {
+  const write = (level: string, message: string) => {
+    if (options.quiet) return;
+    io.stderr.write(`${level.padEnd(9)}${message}\n`);
+  };
+  return {
+    debug: (m) => (options.debug ? write('debug', m) : undefined),
+    info: () => undefined, // the daemon reports what matters as events
+    warn: (m) => write('warn', m),
+    error: (m) => write('error', m),
+  };
+}
+
+/**
+ * Runs a started daemon in the foreground: prints its events (JSON lines,
+ * log lines or the TUI) and closes it on SIGINT/SIGTERM; a second signal
+ * exits at once.
+ */
+export async function runDaemonInForeground(daemon: Daemon, io: CliIo, mode: { json: boolean; tui: boolean; isDemo?: boolean }): Promise<void> {
+  const style = createStyle(useColor(io));
+  let detachTui: (() => void) | undefined;
+  if (mode.tui) {
+    detachTui = attachDaemonTui(daemon, io, { isDemo: mode.isDemo === true, onQuit: () => void daemon.close() });
+  } else {
+    const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
+      if (mode.json) {
+        if (event.event === 'output') io.stderr.write(`[dev] ${event.line}\n`);
+        else io.stdout.write(`${eventToJsonLine(event)}\n`);
+        return;
+      }
+      const line = eventToLogLine(event, style);
+      if (line !== undefined) writeLine(io.stdout, line);
+    };
+    for (const event of initialEvents(daemon)) print(event);
+    daemon.events.on(print);
+  }
+
+  let signals = 0;
+  const unsubscribe = io.onSignal(() => {
+    signals += 1;
+    if (signals > 1) {
+      detachTui?.();
+      io.stderr.write('median-dev: second signal, exiting now.\n');
+      io.exit(130);
+      return;
+    }
+    void daemon.close();
+  });
+  try {
+    await daemon.closed;
+  } finally {
+    unsubscribe();
+    detachTui?.();
+  }
+}
+
+/** The events that happened before we subscribed, rebuilt from the snapshot. */
+function initialEvents(daemon: Daemon) {
+  const snapshot = daemon.snapshot();
+  const at = new Date().toISOString();
+  return snapshot.proxyUrl ? [{ event: 'proxy' as const, at, url: snapshot.proxyUrl }] : [];
+}
+
+export async function runStart(command: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {
+  const flags = toStartFlags(options);
+  const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
+  const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui });
+  const daemon = await startDaemon({ config, childCommand: command, baseEnv: io.env, version: VERSION, logger, pid: io.pid });
+  await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui });
+}

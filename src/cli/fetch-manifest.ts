@@ -1,0 +1,40 @@
+import { signBody, SIGNATURE_HEADER, SYNC_LIMITS, judgeSyncAnswer, type SyncFetchOutcome, type SyncJudgement } from '../median/index.js';
+
+export interface ManifestFetch {
+  url: string;
+  outcome: SyncFetchOutcome;
+  judgement: SyncJudgement;
+  /** The raw JSON when the body parsed, for showing every problem. */
+  json: unknown;
+}
+
+/** A signed GET of the route, judged by the same rules a Median sync applies. */
+export async function fetchManifest(url: string, secret: Uint8Array, timeoutMs: number = SYNC_LIMITS.timeoutMs): Promise<ManifestFetch> {
+  let outcome: SyncFetchOutcome;
+  try {
+    const response = await fetch(url, {
+      headers: { [SIGNATURE_HEADER]: signBody(secret, ''), 'user-agent': 'median-dev' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = new Uint8Array(await response.arrayBuffer());
+    outcome = {
+      kind: 'answer',
+      status: response.status,
+      headers: Object.fromEntries(response.headers.entries()),
+      body,
+      bodyTooLarge: body.byteLength > SYNC_LIMITS.maxManifestBytes,
+    };
+  } catch {
+    outcome = { kind: 'no-answer' };
+  }
+  let json: unknown;
+  if (outcome.kind === 'answer') {
+    try {
+      json = JSON.parse(Buffer.from(outcome.body).toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+  }
+  return { url, outcome, judgement: judgeSyncAnswer(outcome, url), json };
+}

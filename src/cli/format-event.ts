@@ -1,0 +1,75 @@
+import type { DaemonEvent } from '../shared/daemon-events.js';
+import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
+
+/** One `--json` line: the event without the embedded record (the store has it). */
+export function eventToJsonLine(event: DaemonEvent): string {
+  if (event.event === 'call') {
+    const { record: _record, ...rest } = event;
+    return JSON.stringify(rest);
+  }
+  return JSON.stringify(event);
+}
+
+const label = (style: Style, text: string) => style.dim(text.padEnd(9));
+
+/** A plain log line for `--no-tui`, or undefined for events not worth a line. */
+export function eventToLogLine(event: DaemonEvent, style: Style): string | undefined {
+  switch (event.event) {
+    case 'proxy':
+      return `${label(style, 'proxy')}listening on ${event.url}`;
+    case 'tunnel':
+      if (event.state === 'open') {
+        const change = event.isHostnameChange
+          ? style.yellow(`  (hostname changed${event.requestedSubdomain ? `: asked for ${event.requestedSubdomain}, got ${event.subdomain ?? '?'}` : ''})`)
+          : '';
+        return `${label(style, 'tunnel')}${style.green('open')} ${event.url ?? ''}${change}`;
+      }
+      if (event.state === 'down') return `${label(style, 'tunnel')}${style.red('down')} ${event.reason ?? ''}`;
+      if (event.state === 'connecting') return `${label(style, 'tunnel')}connecting…`;
+      return `${label(style, 'tunnel')}closed`;
+    case 'tools-url':
+      return `${label(style, 'env')}MEDIAN_TOOLS_URL=${event.url}${event.envFile ? style.dim(`  (written to ${event.envFile})`) : ''}`;
+    case 'endpoint': {
+      const tools = event.tools ? style.dim(` (${event.tools.length} tool${event.tools.length === 1 ? '' : 's'})`) : '';
+      const base = `${label(style, 'endpoint')}${event.action} ${event.id} ${event.url}`;
+      if (event.action === 'sync-failed') return `${base}\n${' '.repeat(9)}${style.red(event.error ?? 'sync failed')}`;
+      if (event.action === 'clash') return `${base}\n${' '.repeat(9)}${style.yellow(`→ ${event.fix ?? 'median-dev endpoints prune'}`)}`;
+      if (event.action === 'synced') return `${label(style, 'endpoint')}${style.green('synced')} ${event.id} ${event.url}${tools}`;
+      return base + tools;
+    }
+    case 'call':
+      return [
+        label(style, 'call'),
+        event.at.slice(11, 23),
+        ' ',
+        (event.tool ?? '—').padEnd(18),
+        String(event.status ?? '—').padEnd(4),
+        styleVerdict(style, event.verdict).padEnd(15),
+        ` ${event.durationMs === null ? '—' : `${Math.round(event.durationMs)}ms`}`.padEnd(8),
+        ' ',
+        styleSignature(style, event.signature),
+        ' ',
+        style.dim(event.toolCallId || event.id),
+        event.replayOf ? style.cyan(' ↻ replay') : '',
+      ].join('');
+    case 'child':
+      if (event.state === 'running') return `${label(style, 'child')}running (pid ${event.pid ?? '?'})${event.command ? style.dim(`: ${event.command}`) : ''}`;
+      if (event.state === 'exited')
+        return `${label(style, 'child')}${style.yellow(`exited (${event.signal ? `signal ${event.signal}` : `code ${event.code ?? '?'}`})`)} — the tunnel stays up; run \`median-dev restart\` to start it again`;
+      return `${label(style, 'child')}${event.state}`;
+    case 'output':
+      return `${style.dim('[dev]')} ${event.line}`;
+    case 'recording':
+      return event.state === 'failing'
+        ? `${label(style, 'recorder')}${style.red(`cannot write recordings: ${event.message ?? ''}`)} (calls still pass through)`
+        : `${label(style, 'recorder')}recording again`;
+    case 'log':
+      return `${label(style, event.level)}${event.level === 'warn' ? style.yellow(event.message) : event.message}`;
+    case 'error':
+      return `${label(style, 'error')}${style.red(`${event.message} [${event.code}]`)}${event.hint ? `\n${' '.repeat(9)}→ ${event.hint}` : ''}`;
+    default: {
+      const never: never = event;
+      return never;
+    }
+  }
+}

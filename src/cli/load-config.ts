@@ -1,0 +1,26 @@
+import { resolveConfig, type CommonFlags, type Config } from '../config/index.js';
+import type { CliIo } from './cli-io.js';
+import { UserError } from '../shared/errors.js';
+
+/** Turns commander's options for any command into the resolved config. */
+export function loadConfig(options: Record<string, unknown>, io: CliIo): Promise<Readonly<Config>> {
+  const flags: CommonFlags = {};
+  if (typeof options.target === 'string') flags.target = options.target;
+  if (typeof options.route === 'string') flags.route = options.route;
+  if (typeof options.dataDir === 'string') flags.dataDir = options.dataDir;
+  if (typeof options.envFile === 'string' || typeof options.envFile === 'boolean') flags.envFile = options.envFile;
+  if (typeof options.medianApi === 'string') flags.medianApi = options.medianApi;
+  flags.json = options.json === true;
+  flags.debug = options.debug === true;
+  return resolveConfig(flags, { env: io.env, cwd: io.cwd });
+}
+
+/** A positive whole number from a flag, or a usage error. */
+export function parseCount(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new UserError('invalid_number', `${flag} must be a whole number of 1 or more, not "${text}".`, { exitCode: 2 });
+  }
+  return Number(text);
+}

@@ -1,0 +1,179 @@
+import { Command, Option } from 'commander';
+import type { CliIo } from './cli-io.js';
+import { VERDICT_KINDS, RISKS } from '../median/index.js';
+import { commandHandlers, type CommandHandlers } from './command-handlers.js';
+
+export const VERSION = '0.1.0';
+
+/** Options every command takes (SPEC §2.2). */
+function withCommonOptions(command: Command): Command {
+  return command
+    .option('--target <url>', 'the dev server origin (default: what the last start used, else http://localhost:3000)')
+    .option('--route <path>', 'the route path (default: last start, else /api/median)')
+    .option('--data-dir <dir>', 'recordings and state (env MEDIAN_DEV_DIR, default ./.median-dev)')
+    .option('--env-file <path>', 'where MEDIAN_KEY is read and MEDIAN_TOOLS_URL is written (default .env.local)')
+    .option('--no-env-file', 'do not read or write an env file')
+    .option('--median-api <url>', 'Median API base (env MEDIAN_API_URL, default https://api.median.sh)')
+    .option('--debug', 'show stack traces for unexpected errors');
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * Builds the command tree. Handlers are injected so tests can drive parsing
+ * alone; main.ts passes the real ones.
+ */
+export function createProgram(io: CliIo, handlers: CommandHandlers = commandHandlers): Command {
+  const program = new Command('median-dev');
+  program
+    .description(
+      'The local development companion for Median tool endpoints: a stable tunnel, an endpoint that heals itself when the hostname changes, and every signed call recorded and replayable.',
+    )
+    .version(VERSION, '-v, --version')
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run median-dev --help for every command, or median-dev <command> --help)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  median-dev start -- npm run dev        tunnel + proxy + endpoint + TUI, with your dev server as the child
+  median-dev calls --tool orderStatus    the recorded calls to one tool
+  median-dev replay call_3f2a --yes      re-send a recorded call, re-signed
+  median-dev demo                        everything against the built-in emulator, offline
+
+Exit codes: 0 success, 1 failure, 2 usage error.`,
+    );
+
+  withCommonOptions(
+    program
+      .command('start')
+      .description('start the daemon: recording proxy, tunnel, MEDIAN_TOOLS_URL, endpoint healing, terminal UI')
+      .argument('[command...]', 'the dev server command to run as a child (after --)')
+      .option('--port <n>', 'the proxy port on 127.0.0.1 (0: any free port)', '4141')
+      .addOption(new Option('--tunnel <provider>', 'tunnel provider').choices(['localtunnel', 'none']).default('localtunnel'))
+      .option('--tunnel-host <url>', 'localtunnel server (env MEDIAN_DEV_TUNNEL_HOST, default https://localtunnel.me)')
+      .option('--subdomain <name>', 'subdomain to ask for (default: from the project folder, remembered)')
+      .option('--public-url <origin>', 'with --tunnel none: the public origin that reaches the proxy')
+      .option('--watch <glob>', 'a change to a matching file triggers a sync (repeatable)', collect)
+      .option('--no-auto-fix', 'do not change or remove stale endpoints')
+      .option('--no-tui', 'plain log lines instead of the terminal UI')
+      .option('--json', 'one JSON event a line on stdout (implies --no-tui)')
+      .option('--redact-visitor', 'mask visitor email and name in recordings'),
+  ).action((command: string[], options) => handlers.start(command, options, io));
+
+  withCommonOptions(
+    program
+      .command('calls')
+      .description('recorded calls, newest first')
+      .option('--json', 'an array of records')
+      .option('--tool <name>', 'only calls to this tool')
+      .addOption(new Option('--verdict <kind>', 'only calls with this verdict').choices([...VERDICT_KINDS]))
+      .option('--limit <n>', 'at most this many', '50'),
+  ).action((options) => handlers.calls(options, io));
+
+  withCommonOptions(
+    program
+      .command('show')
+      .description('one recorded call, whole')
+      .argument('<toolCallId>', 'the toolCallId (or a unique prefix, or a record id)')
+      .option('--json', 'the record as JSON')
+      .option('--curl', 'a curl command that re-sends it, re-signed (valid five minutes)')
+      .option('--diff', 'for a replay: the response diff against the original'),
+  ).action((id: string, options) => handlers.show(id, options, io));
+
+  withCommonOptions(
+    program
+      .command('replay')
+      .description('re-send a recorded call to the route, re-signed with a fresh timestamp')
+      .argument('<toolCallId>', 'the toolCallId (or a unique prefix)')
+      .option('--new-id', 'send with a new toolCallId (call_ + 32 hex) instead of the same one')
+      .option('--input <json|@file>', 'replace the input')
+      .option('--at-offset <ms>', 'sign at now + offset ms (e.g. -299000 to test the five-minute window)')
+      .option('--yes', 'confirm re-running a reviewed or high-risk call')
+      .option('--json', 'the replay record as JSON'),
+  ).action((id: string, options) => handlers.replay(id, options, io));
+
+  withCommonOptions(
+    program
+      .command('call')
+      .description('a signed test call, like `median tools test` (toolCallId test_<uuid>)')
+      .argument('<tool>', 'the tool name')
+      .option('--input <json|@file>', 'the input object', '{}')
+      .addOption(new Option('--risk <risk>', 'the risk sent in the context (default: the manifest’s)').choices([...RISKS]))
+      .option('--conversation <id>', 'the conversationId (default: the toolCallId)')
+      .option('--json', 'the answer and verdict as JSON'),
+  ).action((tool: string, options) => handlers.call(tool, options, io));
+
+  withCommonOptions(
+    program
+      .command('manifest')
+      .description('fetch the manifest signed and check it against every sync rule')
+      .option('--json', 'the manifest and the problems as JSON'),
+  ).action((options) => handlers.manifest(options, io));
+
+  const endpoints = withCommonOptions(
+    program
+      .command('endpoints')
+      .description('list Median endpoints, marking this project’s and stale ones')
+      .option('--json', 'as JSON'),
+  ).action((options) => handlers.endpoints(options, io));
+  withCommonOptions(
+    endpoints
+      .command('prune')
+      .description('remove stale tunnel endpoints of this project')
+      .option('--yes', 'do not ask per endpoint')
+      .option('--json', 'as JSON'),
+  ).action((options) => handlers.prune(options, io));
+
+  withCommonOptions(
+    program.command('sync').description('ask Median to sync the current endpoint').option('--json', 'as JSON'),
+  ).action((options) => handlers.sync(options, io));
+
+  withCommonOptions(program.command('restart').description('restart the child command of a running daemon')).action(
+    (options) => handlers.restart(options, io),
+  );
+
+  withCommonOptions(program.command('watch').description('the terminal UI attached to a running daemon')).action(
+    (options) => handlers.watch(options, io),
+  );
+
+  withCommonOptions(
+    program
+      .command('doctor')
+      .description('check key, env file, route, tunnel and endpoints; say what to fix')
+      .option('--json', 'the checks as JSON'),
+  ).action((options) => handlers.doctor(options, io));
+
+  withCommonOptions(
+    program
+      .command('export')
+      .description('export recorded calls')
+      .requiredOption('--har <file>', 'write a HAR 1.2 file (opens in browser devtools)')
+      .option('--tool <name>', 'only calls to this tool')
+      .option('--limit <n>', 'at most this many, newest first'),
+  ).action((options) => handlers.export(options, io));
+
+  program
+    .command('emulate')
+    .description('run the local Median emulator (the Median API and the cloud side of calls)')
+    .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '4100')
+    .option('--json', 'print the URL and key as JSON')
+    .action((options) => handlers.emulate(options, io));
+
+  program
+    .command('demo')
+    .description('the whole product offline: emulator, loopback tunnel, example route, daemon and live agent traffic')
+    .option('--no-tui', 'plain log lines instead of the terminal UI')
+    .option('--json', 'one JSON event a line on stdout')
+    .option('--port <n>', 'the proxy port (0: any free port)', '0')
+    .option('--data-dir <dir>', 'recordings and state (default: a fresh temporary folder)')
+    .option('--debug', 'show stack traces for unexpected errors')
+    .action((options) => handlers.demo(options, io));
+
+  return program;
+}

@@ -1,0 +1,39 @@
+import { CommanderError } from 'commander';
+import { MedianDevError, UserError } from '../shared/errors.js';
+import type { CliIo } from './cli-io.js';
+import { QuietFailure } from './quiet-failure.js';
+
+/**
+ * The one place where errors become output and exit codes: 0 success,
+ * 1 failure, 2 usage error (SPEC §2).
+ */
+export function reportError(error: unknown, io: CliIo, options: { debug: boolean; json: boolean }): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return 0;
+    }
+    // commander has already printed its message (with "Did you mean …?").
+    return 2;
+  }
+  if (error instanceof QuietFailure) return error.exitCode;
+  if (error instanceof MedianDevError) {
+    const exitCode = error instanceof UserError ? error.exitCode : 1;
+    if (options.json) {
+      io.stdout.write(
+        `${JSON.stringify({ event: 'error', at: new Date().toISOString(), code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) })}\n`,
+      );
+    }
+    io.stderr.write(`median-dev: ${error.message} [${error.code}]\n`);
+    if (error.hint) io.stderr.write(`  → ${error.hint}\n`);
+    if (options.debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    return exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ event: 'error', at: new Date().toISOString(), code: 'internal_error', message })}\n`);
+  }
+  io.stderr.write(`median-dev: unexpected error: ${message}\n`);
+  if (options.debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  else io.stderr.write('  → This is a bug in median-dev. Run again with --debug for the stack trace, and report it.\n');
+  return 1;
+}

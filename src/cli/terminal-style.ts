@@ -1,0 +1,70 @@
+import type { VerdictKind, SignatureStatus } from '../median/index.js';
+
+/** ANSI styling that turns itself off (NO_COLOR, not a TTY). */
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+  magenta(text: string): string;
+}
+
+const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+const plain = (text: string) => text;
+
+export function createStyle(enabled: boolean): Style {
+  if (!enabled) return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain };
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+    magenta: wrap(35, 39),
+  };
+}
+
+export function styleVerdict(style: Style, kind: VerdictKind): string {
+  switch (kind) {
+    case 'answered':
+      return style.green(kind);
+    case 'refused':
+    case 'unknown-outcome':
+      return style.yellow(kind);
+    case 'threw':
+    case 'invalid-input':
+      return style.magenta(kind);
+    case 'not-answering':
+      return style.red(kind);
+    default: {
+      const never: never = kind;
+      return never;
+    }
+  }
+}
+
+export function styleSignature(style: Style, signature: SignatureStatus): string {
+  if (signature === 'valid') return style.green('✓ valid');
+  if (signature === 'unchecked') return style.dim('unchecked');
+  return style.red(`✗ ${signature}`);
+}
+
+/** Visible length of a string with ANSI codes. */
+export function visibleLength(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+}
+
+/** Rows of cells, padded into aligned columns. */
+export function formatTable(header: string[], rows: string[][], style: Style): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - visibleLength(cell))))
+      .join('  ')
+      .trimEnd();
+  return [style.bold(line(header)), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,61 @@
+import { startChildProcess, type ChildRunner } from '../child/index.js';
+import type { Logger } from '../shared/logger.js';
+import type { DaemonEvent } from '../shared/daemon-events.js';
+
+const at = () => new Date().toISOString();
+
+export interface ChildKeeper {
+  readonly hasCommand: boolean;
+  readonly isStarted: boolean;
+  /** Starts the child, or restarts it with the current environment. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The dev server command as the daemon runs it: events for every state, restart with a fresh env. */
+export function createChildKeeper(options: {
+  command: string[];
+  cwd: string;
+  env(): Record<string, string | undefined>;
+  emit(event: DaemonEvent): void;
+  logger: Logger;
+  stopGraceMs?: number;
+}): ChildKeeper {
+  const commandText = options.command.join(' ');
+  let runner: ChildRunner | undefined;
+  let isClosed = false;
+  return {
+    get hasCommand() {
+      return options.command.length > 0;
+    },
+    get isStarted() {
+      return runner !== undefined;
+    },
+    async restart() {
+      if (options.command.length === 0 || isClosed) return;
+      options.emit({ event: 'child', at: at(), state: 'starting', command: commandText });
+      if (runner) {
+        await runner.restart(options.env());
+        return;
+      }
+      runner = await startChildProcess({
+        command: options.command,
+        cwd: options.cwd,
+        env: options.env(),
+        logger: options.logger,
+        ...(options.stopGraceMs ? { stopGraceMs: options.stopGraceMs } : {}),
+        onOutput: (line, stream) => options.emit({ event: 'output', at: at(), stream, line }),
+        onStateChange: (state) => {
+          if (state.state === 'running') options.emit({ event: 'child', at: at(), state: 'running', pid: state.pid, command: commandText });
+          else if (state.state === 'exited')
+            options.emit({ event: 'child', at: at(), state: 'exited', pid: state.pid, code: state.code, signal: state.signal });
+          else if (state.state === 'stopped') options.emit({ event: 'child', at: at(), state: 'stopped' });
+        },
+      });
+    },
+    async close() {
+      isClosed = true;
+      await runner?.close();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { CallRecord } from '../median/index.js';
+import type { DaemonEvent, DaemonSnapshot } from '../shared/daemon-events.js';
+
+const SNAPSHOT_RECORDS = 500;
+
+/** Fans daemon events out to listeners and keeps the snapshot a new client starts from. */
+export interface EventHub {
+  emit(event: DaemonEvent): void;
+  on(listener: (event: DaemonEvent) => void): () => void;
+  snapshot(): DaemonSnapshot;
+  setKeyFingerprint(fingerprint: string | null): void;
+  clearRecords(): void;
+}
+
+export function createEventHub(base: { version: string; isDemo: boolean; keyFingerprint: string | null; callCount: number; records: CallRecord[] }): EventHub {
+  const listeners = new Set<(event: DaemonEvent) => void>();
+  const state: DaemonSnapshot = {
+    version: base.version,
+    proxyUrl: null,
+    tunnel: { state: 'connecting', url: null },
+    toolsUrl: null,
+    endpoint: null,
+    child: { state: 'none' },
+    keyFingerprint: base.keyFingerprint,
+    isDemo: base.isDemo,
+    callCount: base.callCount,
+    records: base.records.slice(-SNAPSHOT_RECORDS),
+  };
+
+  function reduce(event: DaemonEvent): void {
+    switch (event.event) {
+      case 'proxy':
+        state.proxyUrl = event.url;
+        break;
+      case 'tunnel':
+        state.tunnel = { state: event.state, url: event.url ?? state.tunnel.url, ...(event.reason ? { reason: event.reason } : {}) };
+        break;
+      case 'tools-url':
+        state.toolsUrl = event.url;
+        break;
+      case 'endpoint':
+        if (event.action === 'removed') break;
+        state.endpoint = {
+          id: event.id,
+          url: event.url,
+          status: event.action === 'synced' ? 'synced' : event.action === 'sync-failed' || event.action === 'clash' ? 'failed' : 'pending',
+          error: event.error ?? null,
+        };
+        break;
+      case 'call':
+        state.callCount += 1;
+        if (event.record) {
+          state.records.push(event.record);
+          if (state.records.length > SNAPSHOT_RECORDS) state.records.splice(0, state.records.length - SNAPSHOT_RECORDS);
+        }
+        break;
+      case 'child':
+        state.child = { state: event.state, ...(event.pid ? { pid: event.pid } : {}), ...(event.command ? { command: event.command } : state.child.command ? { command: state.child.command } : {}) };
+        break;
+      case 'output':
+      case 'recording':
+      case 'log':
+      case 'error':
+        break;
+      default: {
+        const never: never = event;
+        void never;
+      }
+    }
+  }
+
+  return {
+    emit(event) {
+      reduce(event);
+      for (const listener of listeners) listener(event);
+    },
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    snapshot() {
+      return structuredClone(state);
+    },
+    setKeyFingerprint(fingerprint) {
+      state.keyFingerprint = fingerprint;
+    },
+    clearRecords() {
+      state.records = [];
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { startDaemon, type Daemon, type DaemonOptions } from './start-daemon.js';
+export { withRecordedPath, type RecordedPath } from './recorded-path.js';

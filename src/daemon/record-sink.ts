@@ -1,0 +1,43 @@
+import type { CallRecord } from '../median/index.js';
+import type { Recorder } from '../recorder/index.js';
+import type { DaemonEvent } from '../shared/daemon-events.js';
+
+const at = () => new Date().toISOString();
+
+/**
+ * Where the proxy's records go: stored (masked) first, then announced as a
+ * `call` event, so a record is durable once its event is out. A failing
+ * store is reported once (and its recovery once); the call is announced
+ * anyway, from memory, and traffic keeps flowing.
+ */
+export function createRecordSink(recorder: Recorder, emit: (event: DaemonEvent) => void): (record: CallRecord) => Promise<void> {
+  let isFailing = false;
+  return async (record) => {
+    let stored = record;
+    try {
+      stored = await recorder.append(record);
+      if (isFailing) {
+        isFailing = false;
+        emit({ event: 'recording', at: at(), state: 'ok' });
+      }
+    } catch (error) {
+      if (!isFailing) {
+        isFailing = true;
+        emit({ event: 'recording', at: at(), state: 'failing', message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    emit({
+      event: 'call',
+      at: at(),
+      id: stored.id,
+      toolCallId: stored.toolCallId,
+      tool: stored.tool,
+      status: stored.response?.status ?? null,
+      signature: stored.signature,
+      verdict: stored.verdict.kind,
+      durationMs: stored.durationMs,
+      replayOf: stored.replayOf,
+      record: stored,
+    });
+  };
+}

@@ -1,0 +1,66 @@
+import type { RouteConnectOutcome } from '../endpoints/index.js';
+
+export interface RouteOpenerOptions {
+  /** The route's URL through our own proxy (so the connect is recorded). */
+  url: string;
+  key(): string | undefined;
+  /** How long to wait for the dev server to come up (it may still be compiling). */
+  readyTimeoutMs: number;
+  /** Per attempt. */
+  requestTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    timer.unref?.();
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Opens the route once with `Authorization: Bearer <MEDIAN_KEY>` — the docs'
+ * `curl -H "authorization: Bearer $MEDIAN_KEY" http://localhost:3000/api/median`.
+ * While the dev server is not answering yet (our proxy's 502), it waits and
+ * tries again until `readyTimeoutMs`.
+ */
+export async function openRouteWithKey(options: RouteOpenerOptions): Promise<RouteConnectOutcome> {
+  const deadline = Date.now() + options.readyTimeoutMs;
+  let wait = 200;
+  let lastReason = 'the dev server is not answering';
+  while (!options.signal?.aborted) {
+    const key = options.key();
+    if (!key) return { kind: 'unreachable', reason: 'no MEDIAN_KEY is set' };
+    try {
+      const timeout = AbortSignal.timeout(options.requestTimeoutMs ?? 15_000);
+      const response = await fetch(options.url, {
+        headers: { authorization: `Bearer ${key}`, 'user-agent': 'median-dev' },
+        signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+        redirect: 'manual',
+      });
+      const text = await response.text();
+      let body: unknown = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = null;
+      }
+      const isOurProxyGap =
+        response.status === 502 && (body as { error?: { code?: string } } | null)?.error?.code === 'target_unreachable';
+      if (!isOurProxyGap) return { kind: 'answer', status: response.status, body };
+      lastReason = 'the dev server is not answering';
+    } catch (error) {
+      lastReason = error instanceof Error ? error.message : String(error);
+    }
+    if (Date.now() + wait > deadline) break;
+    await delay(wait, options.signal);
+    wait = Math.min(wait * 2, 2_000);
+  }
+  return { kind: 'unreachable', reason: lastReason };
+}

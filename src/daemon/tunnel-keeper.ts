@@ -1,0 +1,172 @@
+import type { StartConfig } from '../config/index.js';
+import { readProjectState } from '../config/index.js';
+import { MedianDevError, errorCode } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import type { DaemonEvent } from '../shared/daemon-events.js';
+import {
+  createFetchHealthProbe,
+  createLocaltunnelProvider,
+  createNoTunnelProvider,
+  deriveSubdomain,
+  reconnectDelayMs,
+  startTunnel,
+  type HealthProbe,
+  type TunnelHandle,
+  type TunnelProvider,
+} from '../tunnel/index.js';
+
+export interface TunnelKeeperOptions {
+  config: StartConfig;
+  localPort: number;
+  logger: Logger;
+  emit(event: DaemonEvent): void;
+  /** A public origin to apply (SPEC §2.1 order: env file, child, endpoint). */
+  onOrigin(origin: string): void;
+  rememberSubdomain(subdomain: string): Promise<void>;
+  signal: AbortSignal;
+  /** Tests and the demo: backoff, probe, provider knobs. */
+  tuning?: TunnelTuning;
+}
+
+export interface TunnelTuning {
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  openTimeoutMs?: number;
+  lostAfterMs?: number;
+  probe?: HealthProbe | false;
+  probeIntervalMs?: number;
+  /** Demo: what `h` does (the loopback tunnel server hands out another name). */
+  simulateHostnameChange?: () => Promise<void>;
+}
+
+export interface TunnelKeeper {
+  simulateHostnameChange(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const at = () => new Date().toISOString();
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Opens the tunnel in the background and keeps it open; the first open is
+ * retried with the same backoff as reopens (startTunnel itself does not retry
+ * a first open). Every `opened` goes to `onOrigin`.
+ */
+export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<TunnelKeeper> {
+  const { config, emit, logger, signal } = options;
+  const tuning = options.tuning ?? {};
+  const state = await readProjectState(config.dataDir);
+
+  let provider: TunnelProvider;
+  let subdomain: string | undefined;
+  if (config.tunnel === 'none') {
+    const publicUrl = config.publicUrl ?? `http://127.0.0.1:${options.localPort}`;
+    if (!config.publicUrl) {
+      emit({
+        event: 'log',
+        at: at(),
+        level: 'warn',
+        message: `--tunnel none without --public-url: using ${publicUrl}, which only a Median emulator on this machine can reach.`,
+      });
+    }
+    provider = createNoTunnelProvider({ publicUrl });
+  } else {
+    provider = createLocaltunnelProvider({
+      host: config.tunnelHost,
+      logger,
+      ...(tuning.openTimeoutMs ? { openTimeoutMs: tuning.openTimeoutMs } : {}),
+      ...(tuning.lostAfterMs ? { lostAfterMs: tuning.lostAfterMs } : {}),
+    });
+    subdomain = config.subdomain ?? state.subdomain ?? deriveSubdomain(config.cwd);
+    if (subdomain !== state.subdomain) await options.rememberSubdomain(subdomain);
+  }
+
+  let handle: TunnelHandle | undefined;
+  const opening = (async () => {
+    emit({ event: 'tunnel', at: at(), state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      try {
+        const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe()));
+        handle = await startTunnel(
+          {
+            provider,
+            localPort: options.localPort,
+            ...(subdomain ? { subdomain } : {}),
+            logger,
+            ...(probe ? { probe } : {}),
+            ...(tuning.probeIntervalMs ? { probeIntervalMs: tuning.probeIntervalMs } : {}),
+            ...(tuning.reconnectBaseMs ? { reconnectBaseMs: tuning.reconnectBaseMs } : {}),
+            ...(tuning.reconnectMaxMs ? { reconnectMaxMs: tuning.reconnectMaxMs } : {}),
+            onEvent(event) {
+              if (event.type === 'opened') {
+                emit({
+                  event: 'tunnel',
+                  at: at(),
+                  state: 'open',
+                  url: event.url,
+                  ...(event.subdomain ? { subdomain: event.subdomain } : {}),
+                  ...(event.requestedSubdomain ? { requestedSubdomain: event.requestedSubdomain } : {}),
+                  isHostnameChange: event.isHostnameChange,
+                });
+                options.onOrigin(event.url);
+              } else if (event.type === 'down') {
+                emit({ event: 'tunnel', at: at(), state: 'down', reason: `${event.reason}: ${event.message}` });
+              } else {
+                emit({ event: 'tunnel', at: at(), state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${Math.round(event.retryInMs / 1000)} s` });
+              }
+            },
+          },
+          { signal },
+        );
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        const waitMs = reconnectDelayMs(attempt, { baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
+        const message = error instanceof Error ? error.message : String(error);
+        emit({ event: 'tunnel', at: at(), state: 'down', reason: `${message} (next try in ${Math.round(waitMs / 100) / 10} s)` });
+        if (attempt === 0) {
+          emit({
+            event: 'error',
+            at: at(),
+            code: errorCode(error) ?? 'tunnel_open_failed',
+            message: `The tunnel did not open: ${message}`,
+            hint:
+              error instanceof MedianDevError && error.hint
+                ? error.hint
+                : `median-dev keeps trying. Check --tunnel-host (${config.tunnelHost}), or use your own tunnel with --tunnel none --public-url <origin>.`,
+          });
+        }
+        await delay(waitMs, signal);
+      }
+    }
+  })();
+
+  let closing: Promise<void> | undefined;
+  return {
+    async simulateHostnameChange() {
+      if (!tuning.simulateHostnameChange) {
+        throw new MedianDevError('not_in_demo', 'Simulating a hostname change only works in `median-dev demo`, whose tunnel server is local.');
+      }
+      await tuning.simulateHostnameChange();
+    },
+    close() {
+      closing ??= (async () => {
+        await opening.catch(() => undefined);
+        await handle?.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import type { Endpoint, MedianApiClient } from '../median/index.js';
+import { connectFix } from '../median/index.js';
+import { errorCode, isMedianDevError } from '../shared/errors.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import type { DaemonEvent } from '../shared/daemon-events.js';
+import { parseClash } from './clash-message.js';
+import type { ProjectMemory } from './classify-endpoints.js';
+
+/** What opening the route with the Bearer key answered (SPEC §1.2 connect). */
+export type RouteConnectOutcome =
+  | { kind: 'answer'; status: number; body: unknown }
+  | { kind: 'unreachable'; reason: string };
+
+export interface EndpointKeeperOptions {
+  /** A getter: key rotation swaps the client. */
+  api(): MedianApiClient;
+  readMemory(): Promise<ProjectMemory>;
+  remember(patch: { endpointId: string; toolsUrl: string }): Promise<void>;
+  /** Opens the route once with `Authorization: Bearer <MEDIAN_KEY>` (the docs' curl). */
+  openRoute(): Promise<RouteConnectOutcome>;
+  autoFix: boolean;
+  emit(event: DaemonEvent): void;
+  logger?: Logger;
+  syncTimeoutMs?: number;
+  /** Waits before retrying a `rate_limited` answer; injectable for tests. */
+  rateLimit?: { retries: number; defaultWaitMs: number; maxWaitMs: number };
+  /** Where the route is, for messages. */
+  routeUrl: string;
+  signal?: AbortSignal;
+}
+
+export interface EndpointKeeper {
+  /** Makes Median's endpoint for this project point at `toolsUrl`, synced. */
+  ensure(toolsUrl: string): Promise<Endpoint | undefined>;
+  /** Syncs the current endpoint (a --watch change, `s`, `median-dev sync`). */
+  sync(toolsUrl: string): Promise<Endpoint | undefined>;
+  /** After a key rotation: open the route again so Median binds the new key. */
+  reconnect(toolsUrl: string): Promise<Endpoint | undefined>;
+}
+
+const MAX_HEALS = 5;
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(done, ms);
+    timer.unref?.();
+    function done() {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKeeper {
+  const logger = options.logger ?? silentLogger;
+  const rateLimit = options.rateLimit ?? { retries: 3, defaultWaitMs: 60_000, maxWaitMs: 120_000 };
+
+  function emitEndpoint(action: Extract<DaemonEvent, { event: 'endpoint' }>['action'], endpoint: Endpoint, extra: { fix?: string } = {}) {
+    options.emit({
+      event: 'endpoint',
+      at: now(),
+      action,
+      id: endpoint.id,
+      url: endpoint.url,
+      error: endpoint.error,
+      tools: endpoint.tools,
+      ...extra,
+    });
+  }
+
+  function emitError(code: string, message: string, hint?: string) {
+    options.emit({ event: 'error', at: now(), code, message, ...(hint ? { hint } : {}) });
+  }
+
+  /** Runs an API call, waiting out `rate_limited` a bounded number of times. */
+  async function withRetry<T>(what: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (errorCode(error) !== 'rate_limited' || attempt >= rateLimit.retries) throw error;
+        const seconds = isMedianDevError(error) ? Number(error.details?.retryAfterSeconds) : Number.NaN;
+        const waitMs = Math.min(Number.isFinite(seconds) ? seconds * 1000 : rateLimit.defaultWaitMs, rateLimit.maxWaitMs);
+        options.emit({ event: 'log', at: now(), level: 'warn', message: `Median is rate limiting ${what}; trying again in ${Math.ceil(waitMs / 1000)} s.` });
+        await abortableDelay(waitMs, options.signal);
+      }
+    }
+  }
+
+  async function findByUrl(url: string): Promise<Endpoint | undefined> {
+    const endpoints = await withRetry('the endpoint list', () => options.api().listEndpoints());
+    return endpoints.find((e) => e.url === url);
+  }
+
+  async function connectThroughRoute(toolsUrl: string): Promise<Endpoint | undefined> {
+    const outcome = await options.openRoute();
+    if (outcome.kind === 'unreachable') {
+      emitError(
+        'route_unreachable',
+        `Could not open the route at ${options.routeUrl} to connect it: ${outcome.reason}.`,
+        'Start your dev server (or pass its command after --); median-dev connects the endpoint once the route answers.',
+      );
+      return undefined;
+    }
+    const body = outcome.body as { connected?: unknown; error?: { code?: unknown; message?: unknown } } | null;
+    if (outcome.status >= 200 && outcome.status < 300 && body && body.connected === true) {
+      const endpoint = await findByUrl(toolsUrl);
+      if (!endpoint) {
+        emitError('endpoint_missing', `The route said it connected, but Median lists no endpoint at ${toolsUrl}.`, 'Check that the dev server has MEDIAN_TOOLS_URL and the same MEDIAN_API_URL as median-dev.');
+        return undefined;
+      }
+      emitEndpoint('connected', endpoint);
+      return endpoint;
+    }
+    const code = typeof body?.error?.code === 'string' ? body.error.code : `http_${outcome.status}`;
+    const message = typeof body?.error?.message === 'string' ? body.error.message : `The route answered ${outcome.status} to the connect request.`;
+    if (code === 'duplicate_endpoint') {
+      const endpoint = await findByUrl(toolsUrl);
+      if (endpoint) {
+        emitEndpoint('adopted', endpoint);
+        return withRetry('the sync', () => options.api().sync(toolsUrl));
+      }
+    }
+    emitError(code, message, connectFix(code) ?? 'Check the route’s logs: it answered the connect request with an error.');
+    return undefined;
+  }
+
+  /** Waits for the sync, and heals a clash with this project's own old endpoint. */
+  async function settle(endpoint: Endpoint, toolsUrl: string): Promise<Endpoint> {
+    let current = endpoint;
+    for (let heal = 0; ; heal++) {
+      if (current.status === 'pending') {
+        current = await options.api().waitForSync(current.id, {
+          ...(options.syncTimeoutMs ? { timeoutMs: options.syncTimeoutMs } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      }
+      if (current.status === 'synced') {
+        emitEndpoint('synced', current);
+        return current;
+      }
+      const clash = parseClash(current.error);
+      if (!clash) {
+        emitEndpoint('sync-failed', current);
+        return current;
+      }
+      const memory = await options.readMemory();
+      const other = await findByUrl(clash.otherUrl);
+      const isOurs = other !== undefined && other.id !== current.id && (memory.tunnelUrls ?? []).includes(other.url);
+      if (!other || !isOurs || !options.autoFix || heal >= MAX_HEALS) {
+        emitEndpoint('sync-failed', current);
+        emitEndpoint('clash', current, {
+          fix: isOurs
+            ? 'median-dev endpoints prune --yes'
+            : `median-dev endpoints prune   (asks before removing ${clash.otherUrl}, which median-dev cannot prove is yours)`,
+        });
+        return current;
+      }
+      await withRetry('the removal', () => options.api().removeEndpoint(other.id));
+      emitEndpoint('removed', other);
+      logger.info(`Removed this project's old endpoint ${other.url}, whose tools clashed.`);
+      current = await withRetry('the sync', () => options.api().sync(toolsUrl));
+    }
+  }
+
+  async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {
+    const memory = await options.readMemory();
+    const endpoints = await withRetry('the endpoint list', () => options.api().listEndpoints());
+    let endpoint = endpoints.find((e) => e.url === toolsUrl);
+    if (endpoint) {
+      if (endpoint.id !== memory.endpointId) emitEndpoint('adopted', endpoint);
+      if (endpoint.status === 'failed') endpoint = await withRetry('the sync', () => options.api().sync(toolsUrl));
+    } else {
+      const previous =
+        endpoints.find((e) => e.id === memory.endpointId) ??
+        (memory.toolsUrl ? endpoints.find((e) => e.url === memory.toolsUrl) : undefined);
+      if (previous && options.autoFix) {
+        try {
+          endpoint = await withRetry('Change endpoint', () => options.api().changeEndpoint(previous.id, toolsUrl));
+          emitEndpoint('changed', endpoint);
+        } catch (error) {
+          const code = errorCode(error);
+          if (code === 'duplicate_endpoint') endpoint = await findByUrl(toolsUrl);
+          else if (code !== 'endpoint_not_found') throw error;
+        }
+      }
+      endpoint ??= await connectThroughRoute(toolsUrl);
+    }
+    if (!endpoint) return undefined;
+    await options.remember({ endpointId: endpoint.id, toolsUrl });
+    return settle(endpoint, toolsUrl);
+  }
+
+  async function sync(toolsUrl: string): Promise<Endpoint | undefined> {
+    try {
+      const endpoint = await withRetry('the sync', () => options.api().sync(toolsUrl));
+      return await settle(endpoint, toolsUrl);
+    } catch (error) {
+      if (errorCode(error) === 'endpoint_not_found' || errorCode(error) === 'no_endpoint') return ensure(toolsUrl);
+      throw error;
+    }
+  }
+
+  async function reconnect(toolsUrl: string): Promise<Endpoint | undefined> {
+    const endpoint = await connectThroughRoute(toolsUrl);
+    if (!endpoint) return undefined;
+    await options.remember({ endpointId: endpoint.id, toolsUrl });
+    return settle(endpoint, toolsUrl);
+  }
+
+  return { ensure, sync, reconnect };
+}
+
+/** For callers that want a coded error when the keeper could not finish. */

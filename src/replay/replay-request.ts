@@ -1,0 +1,108 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { CallRecord, Risk, ToolCall } from '../median/index.js';
+import { parseToolCall } from '../median/index.js';
+import { UserError } from '../shared/errors.js';
+
+/** The header by which a replay tells our proxy which record it repeats (stripped before the route). */
+export const REPLAY_OF_HEADER = 'x-median-dev-replay-of';
+
+export interface ReplayOptions {
+  /** Send with a fresh `call_` + 32 hex id instead of the original. */
+  newId?: boolean;
+  /** Replaces the input. */
+  input?: unknown;
+  /** Risk `reviewed`/`high` re-runs an action a person approved: needs a yes. */
+  confirmed?: boolean;
+}
+
+export interface PreparedCall {
+  toolCall: ToolCall;
+  /** The exact body to sign and send. */
+  body: string;
+}
+
+export function newCallId(): string {
+  return `call_${randomBytes(16).toString('hex')}`;
+}
+
+export function needsConfirmation(risk: Risk | null | undefined): boolean {
+  return risk === 'reviewed' || risk === 'high';
+}
+
+/** Builds the body of a replay from a recorded tool call. */
+export function prepareReplay(record: CallRecord, options: ReplayOptions = {}): PreparedCall {
+  if (record.kind !== 'tool-call') {
+    throw new UserError('not_a_tool_call', `${record.toolCallId || record.id} is a ${record.kind} request, not a tool call, so it cannot be replayed.`, {
+      hint: 'Pick a tool call from `median-dev calls`.',
+    });
+  }
+  if (record.request.truncated) {
+    throw new UserError('replay_body_truncated', 'The recorded request body was cut at the recording limit, so it cannot be sent again whole.', {
+      hint: 'Send a new call with `median-dev call <tool> --input …` instead.',
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(record.request.body);
+  } catch {
+    json = undefined;
+  }
+  const parsed = parseToolCall(json);
+  if (!parsed.ok) {
+    throw new UserError('not_a_tool_call', `The recorded body is not a valid tool call (${parsed.message}), so it cannot be replayed.`);
+  }
+  const original = parsed.value;
+  if (needsConfirmation(original.context.risk) && options.confirmed !== true) {
+    throw new UserError(
+      'replay_needs_confirmation',
+      `${original.tool} has risk "${original.context.risk}": a person approved the original call, and a replay runs the action again without asking them.`,
+      { hint: 'Pass --yes to replay it anyway (or confirm in the terminal UI).' },
+    );
+  }
+  if (options.input !== undefined && (typeof options.input !== 'object' || options.input === null || Array.isArray(options.input))) {
+    throw new UserError('invalid_input_json', 'The replacement input must be a JSON object, like {"orderNumber":"A-1001"}.', { exitCode: 2 });
+  }
+  const toolCall: ToolCall = {
+    ...original,
+    toolCallId: options.newId ? newCallId() : original.toolCallId,
+    input: (options.input as Record<string, unknown> | undefined) ?? original.input,
+  };
+  // Keep the original's bytes when nothing changes, so the route sees the same request.
+  const body = !options.newId && options.input === undefined ? record.request.body : JSON.stringify(toolCall);
+  return { toolCall, body };
+}
+
+/** A signed test call like `median tools test`: toolCallId `test_<uuid>`. */
+export function prepareTestCall(options: { tool: string; input: Record<string, unknown>; risk: Risk; conversationId?: string }): PreparedCall {
+  const toolCallId = `test_${randomUUID()}`;
+  const toolCall: ToolCall = {
+    tool: options.tool,
+    toolCallId,
+    input: options.input,
+    context: {
+      conversationId: options.conversationId ?? toolCallId,
+      risk: options.risk,
+      visitor: { verified: false },
+      approvedBy: 'A test from the CLI',
+    },
+  };
+  return { toolCall, body: JSON.stringify(toolCall) };
+}
+
+/** Parses `--input <json|@file>` text (the caller reads @file). */
+export function parseInputJson(text: string, source: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UserError('invalid_input_json', `${source} is not valid JSON: ${(error as Error).message}`, {
+      hint: `Pass an object, like --input '{"orderNumber":"A-1001"}', or --input @input.json.`,
+      exitCode: 2,
+    });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UserError('invalid_input_json', `${source} must be a JSON object, like {"orderNumber":"A-1001"}.`, { exitCode: 2 });
+  }
+  return value as Record<string, unknown>;
+}
+

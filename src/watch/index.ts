@@ -1,0 +1,1 @@
+export { startFileWatcher, type FileWatcher, type FileWatcherOptions } from './file-watcher.js';
