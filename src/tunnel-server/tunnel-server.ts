@@ -1,0 +1,223 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MedianDevError } from '../shared/errors.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import { startClientSocketPool, type ClientSocketPool } from './client-socket-pool.js';
+import { forwardRequest, forwardUpgrade, sendJson, type ForwardOptions } from './forward-to-client.js';
+import { INVALID_NAME_MESSAGE, hostnameOf, isValidTunnelName, randomTunnelId, tunnelIdFromHost } from './tunnel-names.js';
+
+export interface TunnelServerOptions {
+  /** Interface for the server and every client listener. Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Public URLs are `<publicProtocol>://<id>.<domain>`. Default 'lt.median.test'. */
+  domain?: string;
+  publicProtocol?: 'https' | 'http';
+  /** Sockets each client may open (`max_conn_count`). Default 10. */
+  maxConnCount?: number;
+  logger?: Logger;
+  /** How long a request waits for a free tunnel socket before the 503. Default 2000 ms. */
+  queueTimeoutMs?: number;
+  /** A client without sockets this long is forgotten, like localtunnel-server does after 1 s. Default 1000 ms. */
+  offlineGraceMs?: number;
+}
+
+export type RegistrationFault = null | { status: number } | 'garbage' | 'stall';
+
+export interface TunnelServer {
+  /** `http://<host>:<port>`: what a client passes as --tunnel-host. */
+  url: string;
+  port: number;
+  domain: string;
+  /** `<publicProtocol>://<id>.<domain>` */
+  publicUrlFor(id: string): string;
+  /** Maps a public hostname (the domain or any subdomain of it) to where to connect on loopback. */
+  resolve(hostname: string): { host: string; port: number } | undefined;
+  clients(): Array<{ id: string; url: string; sockets: number }>;
+  /** Destroys the client's sockets; `forget` also unregisters it (its requests then get the 404). */
+  dropClient(id: string, options?: { forget?: boolean }): void;
+  /** The next registration asking for `name` gets a random id instead, as if the name were taken. */
+  refuseName(name: string): void;
+  /** Lifting a 'stall' destroys the stalled registrations, so their clients retry. */
+  setRegistrationFault(fault: RegistrationFault): void;
+  /** `registrations`: registration requests received, faulted and refused ones included. */
+  stats(): { registrations: number };
+  /** Idempotent; closes every socket, listener and timer. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = { host: '127.0.0.1', port: 0, domain: 'lt.median.test', publicProtocol: 'https', maxConnCount: 10 } as const;
+
+/** A loopback server speaking localtunnel's protocol (SPEC §1.4), for tests and `median-dev demo`. */
+export async function startTunnelServer(options: TunnelServerOptions = {}): Promise<TunnelServer> {
+  const host = options.host ?? DEFAULTS.host;
+  const domain = (options.domain ?? DEFAULTS.domain).toLowerCase();
+  const publicProtocol = options.publicProtocol ?? DEFAULTS.publicProtocol;
+  const maxConnCount = options.maxConnCount ?? DEFAULTS.maxConnCount;
+  const offlineGraceMs = options.offlineGraceMs ?? 1000;
+  const logger = options.logger ?? silentLogger;
+  const forwardOptions: ForwardOptions = { queueTimeoutMs: options.queueTimeoutMs ?? 2000, publicProtocol, logger };
+
+  const pools = new Map<string, ClientSocketPool>();
+  const refused = new Set<string>();
+  const stalled = new Set<ServerResponse>();
+  let fault: RegistrationFault = null;
+  let registrations = 0;
+  let closed = false;
+
+  const publicUrlFor = (id: string): string => `${publicProtocol}://${id}.${domain}`;
+
+  const forget = (pool: ClientSocketPool): void => {
+    if (pools.get(pool.id) === pool) pools.delete(pool.id);
+    void pool.close();
+  };
+
+  const register = async (res: ServerResponse, requested: string | undefined): Promise<void> => {
+    registrations += 1;
+    if (closed) {
+      res.destroy();
+      return;
+    }
+    if (fault === 'stall') {
+      stalled.add(res);
+      res.once('close', () => stalled.delete(res));
+      return;
+    }
+    if (fault === 'garbage') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('<html>this is not the JSON you are looking for');
+      return;
+    }
+    if (fault) {
+      sendJson(res, fault.status, { message: `registration fault: ${fault.status}` });
+      return;
+    }
+    if (requested !== undefined && !isValidTunnelName(requested)) {
+      sendJson(res, 403, { message: INVALID_NAME_MESSAGE });
+      return;
+    }
+    let id = requested;
+    if (id !== undefined && refused.delete(id)) id = undefined;
+    if (id === undefined || pools.has(id)) id = randomTunnelId((candidate) => pools.has(candidate));
+    const pool = await startClientSocketPool({
+      id,
+      host,
+      maxConnCount,
+      offlineGraceMs,
+      logger,
+      onOffline: () => {
+        logger.debug('tunnel client offline, forgetting it', { id });
+        forget(pool);
+      },
+    });
+    if (closed) {
+      await pool.close();
+      res.destroy();
+      return;
+    }
+    pools.set(id, pool);
+    logger.debug('tunnel client registered', { id, requested, port: pool.port });
+    sendJson(res, 200, { id, port: pool.port, max_conn_count: maxConnCount, url: publicUrlFor(id) });
+  };
+
+  const handleOwn = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://tunnel-server.invalid');
+    const path = url.pathname;
+    if (req.method !== 'GET') return sendJson(res, 405, { message: 'Only GET is served here.' });
+    if (path === '/api/status') return sendJson(res, 200, { tunnels: pools.size });
+    const status = /^\/api\/tunnels\/([^/]+)\/status$/.exec(path);
+    if (status) {
+      const pool = pools.get(status[1] as string);
+      if (!pool) return sendJson(res, 404, { message: 'no such tunnel' });
+      return sendJson(res, 200, { connected_sockets: pool.socketCount() });
+    }
+    if (path === '/') {
+      if (url.searchParams.has('new')) return void registerSafely(res, undefined);
+      return sendJson(res, 200, { message: 'median-dev loopback tunnel server: GET /?new or GET /<name> to register' });
+    }
+    const name = path.slice(1);
+    if (name.includes('/')) return sendJson(res, 404, { message: 'Not found.' });
+    return void registerSafely(res, name);
+  };
+
+  const registerSafely = async (res: ServerResponse, requested: string | undefined): Promise<void> => {
+    try {
+      await register(res, requested);
+    } catch (error) {
+      logger.warn('tunnel registration failed', { error: (error as Error).message });
+      if (!res.headersSent) sendJson(res, 500, { message: 'could not register the tunnel' });
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const id = tunnelIdFromHost(req.headers.host, domain);
+    if (id === undefined) return handleOwn(req, res);
+    const pool = pools.get(id);
+    if (!pool) return sendJson(res, 404, { error: `no tunnel is registered for "${hostnameOf(req.headers.host ?? '')}"` });
+    forwardRequest(req, res, pool, forwardOptions);
+  });
+  server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const id = tunnelIdFromHost(req.headers.host, domain);
+    const pool = id === undefined ? undefined : pools.get(id);
+    if (!pool) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    forwardUpgrade(req, socket, head, pool, forwardOptions);
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) =>
+      reject(
+        new MedianDevError('tunnel_server_listen_failed', `The tunnel server could not listen on ${host}:${options.port ?? 0}.`, {
+          cause: error,
+          hint: 'Pick another port, or 0 for any free one.',
+        }),
+      ),
+    );
+    server.listen(options.port ?? DEFAULTS.port, host, () => resolve());
+  });
+  server.on('error', (error) => logger.warn('tunnel server error', { error: error.message }));
+  const { port } = server.address() as AddressInfo;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    domain,
+    publicUrlFor,
+    resolve(hostname) {
+      const name = hostnameOf(hostname);
+      return name === domain || name.endsWith(`.${domain}`) ? { host, port } : undefined;
+    },
+    clients: () => [...pools.values()].map((p) => ({ id: p.id, url: publicUrlFor(p.id), sockets: p.socketCount() })),
+    dropClient(id, dropOptions = {}) {
+      const pool = pools.get(id);
+      if (!pool) return;
+      if (dropOptions.forget) forget(pool);
+      else pool.dropSockets();
+    },
+    refuseName: (name) => void refused.add(name),
+    setRegistrationFault(next) {
+      fault = next;
+      // Stalled registrations fail once the stall is lifted, so their clients retry.
+      if (next !== 'stall') for (const res of stalled) res.destroy();
+    },
+    stats: () => ({ registrations }),
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        for (const res of stalled) res.destroy();
+        const poolsClosed = Promise.allSettled([...pools.values()].map((pool) => pool.close()));
+        pools.clear();
+        const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await Promise.allSettled([poolsClosed, serverClosed]);
+      })();
+      return closing;
+    },
+  };
+}

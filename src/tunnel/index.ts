@@ -1,0 +1,20 @@
+// The public face of src/tunnel: opening and keeping the public tunnel to the proxy.
+export type { TunnelProvider, TunnelConnection, TunnelOpenRequest, LocaltunnelProviderOptions } from './tunnel-provider.js';
+export { createLocaltunnelProvider } from './localtunnel-client.js';
+export { createNoTunnelProvider } from './no-tunnel-provider.js';
+export { startTunnel, type StartTunnelOptions, type TunnelHandle } from './start-tunnel.js';
+export type { TunnelEvent, TunnelEventType, TunnelEventOf, TunnelDownReason } from './tunnel-events.js';
+export {
+  HEALTH_PATH,
+  HEALTH_MARKER_HEADER,
+  judgeHealthProbe,
+  nextProbeStrikes,
+  createFetchHealthProbe,
+  isProxyHealth,
+  type HealthProbe,
+  type HealthProbeResult,
+  type HealthVerdict,
+} from './health-probe.js';
+export { deriveSubdomain } from './derive-subdomain.js';
+export { reconnectDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './reconnect-delay.js';
+export { TUNNEL_ERROR_CODES, type TunnelErrorCode } from './tunnel-errors.js';

@@ -1,0 +1,148 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { UserError } from '../shared/errors.js';
+import { TUNNEL_ERROR_CODES } from './tunnel-errors.js';
+
+/** What a localtunnel server answers to `GET <host>/<subdomain>` or `GET <host>/?new` (SPEC §1.4). */
+export interface LocaltunnelRegistration {
+  id: string;
+  /** The TCP port to open the tunnel sockets to. */
+  port: number;
+  maxConnCount: number;
+  /** Public origin, no trailing slash. */
+  url: string;
+  /** Where to open the sockets: the server's `ip` when it names one, else the tunnel host's hostname. */
+  remoteHost: string;
+}
+
+const MAX_ANSWER_BYTES = 64 * 1024;
+/** Sockets we open at most, whatever the server allows. */
+const MAX_SOCKETS = 20;
+
+/** Parses and checks `--tunnel-host`: an http(s) URL, returned without trailing slash. */
+export function parseTunnelHost(host: string): URL {
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch (error) {
+    throw invalidHost(host, error);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidHost(host);
+  return url;
+}
+
+function invalidHost(host: string, cause?: unknown): UserError {
+  return new UserError(TUNNEL_ERROR_CODES.invalidTunnelHost, `The tunnel host "${host}" is not an http(s) URL.`, {
+    hint: 'Pass a server URL like https://localtunnel.me to --tunnel-host.',
+    exitCode: 2,
+    cause,
+  });
+}
+
+/**
+ * Asks the server for a tunnel, once. Rejects with a coded error on a non-2xx
+ * answer, an answer that is not a registration, or a network error; `signal`
+ * aborts it (the caller maps the abort reason).
+ */
+export function requestRegistration(host: URL, subdomain: string | undefined, signal: AbortSignal): Promise<LocaltunnelRegistration> {
+  const base = host.href.endsWith('/') ? host.href : `${host.href}/`;
+  const target = new URL(subdomain === undefined ? '?new' : encodeURIComponent(subdomain), base);
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(target, { method: 'GET', headers: { accept: 'application/json' }, signal }, (res) => {
+      readLimited(res).then(
+        (text) => {
+          try {
+            resolve(parseAnswer(res.statusCode ?? 0, text, host));
+          } catch (error) {
+            reject(error);
+          }
+        },
+        (error: unknown) => reject(unreachable(host, error)),
+      );
+    });
+    req.on('error', (error) => reject(signal.aborted ? signal.reason : unreachable(host, error)));
+    req.end();
+  });
+}
+
+function readLimited(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        res.destroy(new Error(`answer over ${MAX_ANSWER_BYTES} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.on('error', reject);
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+function parseAnswer(status: number, text: string, host: URL): LocaltunnelRegistration {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined; // not JSON: judged below, by status first
+  }
+  if (status < 200 || status > 299) {
+    const message = isRecord(body) && typeof body.message === 'string' ? body.message : undefined;
+    throw new UserError(
+      TUNNEL_ERROR_CODES.registrationRefused,
+      `The tunnel server ${host.origin} refused the tunnel with HTTP ${status}${message ? `: ${message}` : ''}.`,
+      {
+        hint:
+          status === 403
+            ? 'Pick a --subdomain of 4 to 63 lowercase letters, digits and hyphens.'
+            : 'Try again in a moment, or pick another server with --tunnel-host.',
+        details: { status, message },
+      },
+    );
+  }
+  const registration = isRecord(body) ? toRegistration(body, host) : undefined;
+  if (!registration) {
+    throw new UserError(TUNNEL_ERROR_CODES.badRegistration, `The tunnel server ${host.origin} did not answer like a localtunnel server.`, {
+      hint: 'Check --tunnel-host: it should point at a localtunnel server.',
+      details: { status, answer: text.slice(0, 200) },
+    });
+  }
+  return registration;
+}
+
+function toRegistration(body: Record<string, unknown>, host: URL): LocaltunnelRegistration | undefined {
+  const { id, port, url, max_conn_count: maxConn, ip } = body;
+  if (typeof id !== 'string' || id === '' || typeof url !== 'string') return undefined;
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535) return undefined;
+  let publicUrl: URL;
+  try {
+    publicUrl = new URL(url);
+  } catch {
+    return undefined; // an unparsable url is no registration
+  }
+  if (publicUrl.protocol !== 'https:' && publicUrl.protocol !== 'http:') return undefined;
+  const count = typeof maxConn === 'number' && Number.isInteger(maxConn) && maxConn > 0 ? Math.min(maxConn, MAX_SOCKETS) : 1;
+  return {
+    id,
+    port,
+    maxConnCount: count,
+    url: publicUrl.origin,
+    remoteHost: typeof ip === 'string' && ip !== '' ? ip : host.hostname.replace(/^\[|\]$/g, ''),
+  };
+}
+
+function unreachable(host: URL, cause: unknown): UserError {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  return new UserError(TUNNEL_ERROR_CODES.serverUnreachable, `Could not reach the tunnel server ${host.origin}${typeof code === 'string' ? ` (${code})` : ''}.`, {
+    hint: 'Check your network, or pick another server with --tunnel-host.',
+    cause,
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

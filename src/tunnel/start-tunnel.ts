@@ -1,0 +1,233 @@
+import { errorCode } from '../shared/errors.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
+import { reconnectDelayMs, type BackoffOptions } from './reconnect-delay.js';
+import type { TunnelDownReason, TunnelEvent, TunnelEventOf, TunnelEventType } from './tunnel-events.js';
+import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
+
+export interface StartTunnelOptions {
+  provider: TunnelProvider;
+  /** The proxy's port on 127.0.0.1. */
+  localPort: number;
+  /**
+   * Asked for on every open and reopen (the project's stable name), so a name
+   * that was taken comes back once it is free again.
+   */
+  subdomain?: string;
+  logger?: Logger;
+  /** Gets every event, the first `opened` included (it happens before startTunnel resolves). */
+  onEvent?: (event: TunnelEvent) => void;
+  /** Probes `<url>/__median-dev/health` through the public URL; left out, no probing. */
+  probe?: HealthProbe;
+  /** Default 15000 ms. */
+  probeIntervalMs?: number;
+  /** A probe slower than this counts as unreachable. Default 10000 ms. */
+  probeTimeoutMs?: number;
+  /** Tunnel-missing answers in a row that take the tunnel down. Default 3. */
+  probeStrikesForDown?: number;
+  /** Reopen backoff: 1 s doubling to 10 s, with jitter. */
+  reconnectBaseMs?: number;
+  reconnectMaxMs?: number;
+  random?: () => number;
+}
+
+export interface TunnelHandle {
+  readonly providerName: string;
+  /** The public origin, or undefined while the tunnel is down. */
+  readonly url: string | undefined;
+  readonly subdomain: string | undefined;
+  readonly isOpen: boolean;
+  /** Subscribes to one event type; returns the unsubscribe function. */
+  on<K extends TunnelEventType>(type: K, listener: (event: TunnelEventOf<K>) => void): () => void;
+  /** Idempotent: stops probing and reopening and closes the tunnel. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a tunnel to `localPort` and keeps it open: when its sockets are gone
+ * or the probe finds the tunnel server answering for it three times in a
+ * row, it reports `down` and reopens with backoff until `close()`. Resolves
+ * once the first open carries requests; rejects with the provider's coded
+ * error (no retry). `signal` cancels the opening, and later closes the handle.
+ */
+export async function startTunnel(options: StartTunnelOptions, { signal }: { signal?: AbortSignal } = {}): Promise<TunnelHandle> {
+  const logger = options.logger ?? silentLogger;
+  const backoff: BackoffOptions = { baseMs: options.reconnectBaseMs, maxMs: options.reconnectMaxMs, random: options.random };
+  const probeIntervalMs = options.probeIntervalMs ?? 15_000;
+  const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
+  const strikesForDown = options.probeStrikesForDown ?? 3;
+  const listeners = new Set<(event: TunnelEvent) => void>();
+  const life = new AbortController();
+
+  let connection: TunnelConnection | undefined;
+  let lastUrl: string | undefined;
+  const subdomain = options.subdomain;
+  let grantedSubdomain: string | undefined;
+  let attempt = 0;
+  let strikes = 0;
+  let reopenTimer: NodeJS.Timeout | undefined;
+  let probeTimer: NodeJS.Timeout | undefined;
+  let probing: AbortController | undefined;
+  let reopening: Promise<void> | undefined;
+
+  const emit = (event: TunnelEvent): void => {
+    for (const listener of [options.onEvent, ...listeners]) {
+      try {
+        listener?.(event);
+      } catch (error) {
+        logger.error('a tunnel event listener threw', { event: event.type, error: String(error) });
+      }
+    }
+  };
+
+  const adopt = (next: TunnelConnection): void => {
+    const requested = subdomain;
+    const previousUrl = lastUrl;
+    const isHostnameChange =
+      previousUrl === undefined ? requested !== undefined && next.subdomain !== undefined && next.subdomain !== requested : next.url !== previousUrl;
+    connection = next;
+    lastUrl = next.url;
+    grantedSubdomain = next.subdomain ?? subdomain;
+    attempt = 0;
+    strikes = 0;
+    next.onLost((reason) => {
+      if (connection === next) goDown('sockets-gone', reason);
+    });
+    logger.info('tunnel open', { url: next.url, isHostnameChange });
+    emit({ type: 'opened', url: next.url, subdomain: next.subdomain, requestedSubdomain: requested, isHostnameChange, previousUrl });
+    scheduleProbe();
+  };
+
+  const goDown = (reason: TunnelDownReason, message: string): void => {
+    const old = connection;
+    if (!old || life.signal.aborted) return;
+    connection = undefined;
+    clearTimeout(probeTimer);
+    probing?.abort();
+    logger.warn('tunnel down', { reason, message });
+    emit({ type: 'down', reason, message });
+    old.close().catch((error: unknown) => logger.debug('closing a lost tunnel failed', { error: String(error) }));
+    scheduleReopen();
+  };
+
+  const scheduleReopen = (): number => {
+    const delay = reconnectDelayMs(attempt, backoff);
+    reopenTimer = setTimeout(() => {
+      reopenTimer = undefined;
+      reopening = reopen();
+    }, delay);
+    reopenTimer.unref();
+    return delay;
+  };
+
+  const reopen = async (): Promise<void> => {
+    if (life.signal.aborted) return;
+    try {
+      const next = await options.provider.open({ localPort: options.localPort, subdomain }, { signal: life.signal });
+      if (life.signal.aborted) {
+        await next.close();
+        return;
+      }
+      adopt(next);
+    } catch (error) {
+      if (life.signal.aborted) return;
+      attempt += 1;
+      const retryInMs = scheduleReopen();
+      const code = errorCode(error) ?? 'tunnel_reopen_failed';
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn('tunnel reopen failed', { attempt, code, retryInMs });
+      emit({ type: 'reopen-failed', attempt, code, message, retryInMs });
+    }
+  };
+
+  const scheduleProbe = (): void => {
+    if (!options.probe || !connection || life.signal.aborted) return;
+    probeTimer = setTimeout(() => void runProbe(), probeIntervalMs);
+    probeTimer.unref();
+  };
+
+  const runProbe = async (): Promise<void> => {
+    const probed = connection;
+    if (!probed || !options.probe) return;
+    const result = await probeOnce(options.probe, `${probed.url}${HEALTH_PATH}`, probeTimeoutMs, (controller) => (probing = controller));
+    if (connection !== probed) return;
+    const verdict = judgeHealthProbe(result);
+    strikes = nextProbeStrikes(strikes, verdict);
+    logger.debug('tunnel probe', { verdict, strikes });
+    if (strikes >= strikesForDown) {
+      const status = result.kind === 'answered' ? result.status : 0;
+      goDown('probe-failed', `the tunnel server answered ${status} for ${probed.url} ${strikes} times in a row`);
+      return;
+    }
+    scheduleProbe();
+  };
+
+  const first = await options.provider.open({ localPort: options.localPort, subdomain }, { signal });
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      life.abort();
+      signal?.removeEventListener('abort', onAbort);
+      clearTimeout(reopenTimer);
+      clearTimeout(probeTimer);
+      probing?.abort();
+      const open = connection;
+      connection = undefined;
+      await Promise.allSettled([open?.close(), reopening]);
+      listeners.clear();
+    })();
+    return closing;
+  };
+  const onAbort = (): void => void close();
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  adopt(first);
+  if (signal?.aborted) onAbort();
+  return {
+    providerName: options.provider.name,
+    get url() {
+      return connection?.url;
+    },
+    get subdomain() {
+      return connection ? grantedSubdomain : undefined;
+    },
+    get isOpen() {
+      return connection !== undefined;
+    },
+    on(type, listener) {
+      const wrapped = (event: TunnelEvent): void => {
+        if (event.type === type) listener(event as TunnelEventOf<typeof type>);
+      };
+      listeners.add(wrapped);
+      return () => void listeners.delete(wrapped);
+    },
+    close,
+  };
+}
+
+/** One probe with a timeout; a throw or a timeout counts as unreachable. */
+async function probeOnce(
+  probe: HealthProbe,
+  url: string,
+  timeoutMs: number,
+  track: (controller: AbortController) => void,
+): Promise<HealthProbeResult> {
+  const controller = new AbortController();
+  track(controller);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<HealthProbeResult>((resolve) => {
+    const settle = (): void => resolve({ kind: 'unreachable', error: new Error('probe timed out or was stopped') });
+    timer = setTimeout(() => {
+      controller.abort();
+      settle();
+    }, timeoutMs);
+    timer.unref();
+    controller.signal.addEventListener('abort', settle, { once: true });
+  });
+  try {
+    return await Promise.race([probe(url, { signal: controller.signal }).catch((error: unknown) => ({ kind: 'unreachable' as const, error })), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

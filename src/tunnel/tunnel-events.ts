@@ -1,0 +1,23 @@
+/** Why an open tunnel stopped carrying requests. */
+export type TunnelDownReason = 'sockets-gone' | 'probe-failed';
+
+/** Facts a tunnel handle reports, as a discriminated union on `type`. */
+export type TunnelEvent =
+  | {
+      type: 'opened';
+      /** Public origin, no trailing slash. */
+      url: string;
+      subdomain: string | undefined;
+      requestedSubdomain: string | undefined;
+      /**
+       * The URL differs from the one this handle had before, or, on the first
+       * open, the server did not grant the requested subdomain.
+       */
+      isHostnameChange: boolean;
+      previousUrl: string | undefined;
+    }
+  | { type: 'down'; reason: TunnelDownReason; message: string }
+  | { type: 'reopen-failed'; attempt: number; code: string; message: string; retryInMs: number };
+
+export type TunnelEventType = TunnelEvent['type'];
+export type TunnelEventOf<K extends TunnelEventType> = Extract<TunnelEvent, { type: K }>;

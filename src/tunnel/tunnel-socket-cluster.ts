@@ -1,0 +1,169 @@
+import { connect, type Socket } from 'node:net';
+import type { Logger } from '../shared/logger.js';
+import { reconnectDelayMs, type BackoffOptions } from './reconnect-delay.js';
+
+export interface SocketClusterOptions {
+  remoteHost: string;
+  remotePort: number;
+  /** Sockets kept open to the server (its `max_conn_count`). */
+  size: number;
+  /** Where requests go: 127.0.0.1 (not localhost, which may resolve to ::1). */
+  localHost: string;
+  localPort: number;
+  logger: Logger;
+  /** With no socket for this long the cluster is lost. */
+  lostAfterMs: number;
+  /** A socket that does not connect in this time counts as failed. */
+  connectTimeoutMs: number;
+  backoff: BackoffOptions;
+  now: () => number;
+}
+
+/**
+ * The sockets of one localtunnel registration. Each one waits for a request
+ * from the server, then connects to the local port and pipes raw bytes both
+ * ways; a closed socket is replaced (at once when it served, with backoff when
+ * it failed). With no socket for `lostAfterMs` the cluster reports itself lost.
+ */
+export interface SocketCluster {
+  /** Resolves once a socket connected; rejects when every first attempt failed. */
+  readonly ready: Promise<void>;
+  liveCount(): number;
+  onLost(listener: (reason: string) => void): void;
+  /** Destroys every socket and timer; nothing reconnects afterwards. */
+  close(): void;
+}
+
+/** A socket that lived this long without traffic still counts as healthy when it closes. */
+const HEALTHY_SOCKET_MS = 1000;
+/** TCP keepalive so a silently dead connection is noticed (the probe catches the rest). */
+const KEEPALIVE_DELAY_MS = 10_000;
+
+export function startSocketCluster(options: SocketClusterOptions): SocketCluster {
+  const { logger } = options;
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const lostListeners: Array<(reason: string) => void> = [];
+  let live = 0;
+  let closed = false;
+  let lost = false;
+  let firstFailures = 0;
+  let lostTimer: NodeJS.Timeout | undefined;
+  let resolveReady!: () => void;
+  let rejectReady!: (error: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+  ready.catch(() => undefined); // the opener awaits it; an unawaited rejection must not crash
+
+  const later = (fn: () => void, ms: number): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fn();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  };
+
+  const armLost = (): void => {
+    if (closed || lost || live > 0 || lostTimer) return;
+    lostTimer = setTimeout(() => {
+      lostTimer = undefined;
+      if (closed || live > 0) return;
+      lost = true;
+      for (const listener of lostListeners) listener('every tunnel socket is gone');
+    }, options.lostAfterMs);
+    lostTimer.unref();
+  };
+
+  const openSlot = (failures: number, isFirst: boolean): void => {
+    if (closed || lost) return;
+    const remote = connect({ host: options.remoteHost, port: options.remotePort });
+    sockets.add(remote);
+    remote.setTimeout(options.connectTimeoutMs, () => remote.destroy(new Error('connect timeout')));
+    let connectedAt: number | undefined;
+    let carried = false;
+
+    remote.once('connect', () => {
+      remote.setTimeout(0);
+      remote.setKeepAlive(true, KEEPALIVE_DELAY_MS);
+      connectedAt = options.now();
+      live += 1;
+      clearTimeout(lostTimer);
+      lostTimer = undefined;
+      resolveReady();
+    });
+    remote.once('data', (first: Buffer) => {
+      carried = true;
+      remote.pause();
+      pipeToLocal(remote, first, options);
+    });
+    remote.on('error', (error) => logger.debug('tunnel socket error', { error: error.message }));
+    remote.once('close', () => {
+      sockets.delete(remote);
+      if (connectedAt !== undefined) live -= 1;
+      if (closed) return;
+      const healthy = connectedAt !== undefined && (carried || options.now() - connectedAt >= HEALTHY_SOCKET_MS);
+      if (isFirst && connectedAt === undefined) {
+        firstFailures += 1;
+        if (firstFailures >= options.size && live === 0) {
+          rejectReady(new Error(`no socket could connect to ${options.remoteHost}:${options.remotePort}`));
+        }
+      }
+      armLost();
+      if (healthy) openSlot(0, false);
+      else later(() => openSlot(failures + 1, false), reconnectDelayMs(failures, options.backoff));
+    });
+  };
+
+  for (let i = 0; i < options.size; i += 1) openSlot(0, true);
+
+  return {
+    ready,
+    liveCount: () => live,
+    onLost(listener) {
+      lostListeners.push(listener);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      clearTimeout(lostTimer);
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      for (const socket of sockets) socket.destroy();
+      rejectReady(new Error('closed'));
+    },
+  };
+}
+
+/** Connects to the local app for a request that arrived on `remote`, then pipes both ways. */
+function pipeToLocal(remote: Socket, first: Buffer, options: SocketClusterOptions): void {
+  const local = connect({ host: options.localHost, port: options.localPort });
+  let connected = false;
+  local.once('connect', () => {
+    connected = true;
+    local.write(first);
+    remote.pipe(local).pipe(remote);
+    remote.resume();
+  });
+  local.on('error', (error: NodeJS.ErrnoException) => {
+    options.logger.debug('local connection error', { port: options.localPort, error: error.message });
+    if (connected || remote.destroyed) {
+      remote.destroy();
+      return;
+    }
+    // Nothing listens locally: tell the caller instead of holding the request.
+    const body = JSON.stringify({
+      error: { code: 'tunnel_local_unreachable', message: `median-dev could not reach 127.0.0.1:${options.localPort} (${error.code ?? error.message}).` },
+    });
+    remote.end(
+      `HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  // The pipes end the other side gracefully; these catch a side that closed without ending.
+  local.once('close', () => {
+    if (!remote.writableEnded) remote.end();
+  });
+  remote.once('close', () => local.destroy());
+}

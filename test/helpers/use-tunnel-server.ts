@@ -1,0 +1,71 @@
+import { request } from 'node:http';
+import type { HealthProbe } from '../../src/tunnel/index.js';
+import { startTunnelServer, type TunnelServer, type TunnelServerOptions } from '../../src/tunnel-server/index.js';
+import { useTeardown } from './use-teardown.js';
+
+/** The loopback localtunnel-compatible server on 127.0.0.1 port 0, closed when the test ends. */
+export async function useTunnelServer(options: TunnelServerOptions = {}): Promise<TunnelServer> {
+  return useTeardown(await startTunnelServer(options), (server) => server.close());
+}
+
+export interface TunnelAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * Sends a request to the tunnel server as if to `https://<host>` on the
+ * internet: connects to `server.url` with `Host: <host>`. No connection reuse.
+ */
+export function requestVia(
+  server: TunnelServer,
+  host: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<TunnelAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: options.method ?? 'GET',
+        path: options.path ?? '/',
+        headers: { ...options.headers, host },
+        agent: false,
+        timeout: options.timeoutMs ?? 10_000,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${host} in time`)));
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** The hostname of a tunnel id on this server, e.g. `abc.lt.median.test`. */
+export function tunnelHost(server: TunnelServer, id: string): string {
+  return `${id}.${server.domain}`;
+}
+
+/**
+ * A health probe that reaches `https://<id>.<domain>/…` through the loopback
+ * server, the way DNS would send it there; other hosts are unreachable.
+ */
+export function tunnelServerProbe(server: TunnelServer): HealthProbe {
+  return async (url, { signal }) => {
+    const target = new URL(url);
+    if (!server.resolve(target.hostname)) return { kind: 'unreachable', error: new Error(`no DNS for ${target.hostname}`) };
+    try {
+      const answer = await requestVia(server, target.host, { path: `${target.pathname}${target.search}`, signal });
+      return { kind: 'answered', status: answer.status };
+    } catch (error) {
+      return { kind: 'unreachable', error };
+    }
+  };
+}
