@@ -18,7 +18,11 @@ const stderrLogger: Logger = {
   debug: () => {},
   info: (message) => console.error(message),
   warn: (message) => console.error(message),
-  error: (message, fields) => console.error(message, fields?.stack ?? ''),
+  // One line per failure; set ROUTE_STACKS=1 for whole stack traces.
+  error: (message, fields) => {
+    const stack = typeof fields?.stack === 'string' ? fields.stack : '';
+    console.error(message, process.env.ROUTE_STACKS ? stack : (stack.split('\n')[0] ?? ''));
+  },
 };
 
 function portFrom(value: string | undefined): number {

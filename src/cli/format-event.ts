@@ -42,7 +42,7 @@ export function eventToLogLine(event: DaemonEvent, style: Style): string | undef
         label(style, 'call'),
         event.at.slice(11, 23),
         ' ',
-        (event.tool ?? '—').padEnd(18),
+        (event.tool ?? `(${event.kind ?? "request"})`).padEnd(18),
         String(event.status ?? '—').padEnd(4),
         styleVerdict(style, event.verdict).padEnd(15),
         ` ${event.durationMs === null ? '—' : `${Math.round(event.durationMs)}ms`}`.padEnd(8),

@@ -32,6 +32,7 @@ export function createRecordSink(recorder: Recorder, emit: (event: DaemonEvent) 
       id: stored.id,
       toolCallId: stored.toolCallId,
       tool: stored.tool,
+      kind: stored.kind,
       status: stored.response?.status ?? null,
       signature: stored.signature,
       verdict: stored.verdict.kind,

@@ -281,6 +281,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const tun = await startTunnelKeeper({
       config,
       localPort: prox.port,
+      instanceId,
       logger,
       emit,
       signal: abort.signal,

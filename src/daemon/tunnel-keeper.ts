@@ -18,6 +18,8 @@ import {
 export interface TunnelKeeperOptions {
   config: StartConfig;
   localPort: number;
+  /** The proxy's instance id: the health probe recognises our own answer by it. */
+  instanceId: string;
   logger: Logger;
   emit(event: DaemonEvent): void;
   /** A public origin to apply (SPEC §2.1 order: env file, child, endpoint). */
@@ -98,7 +100,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
     emit({ event: 'tunnel', at: at(), state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
-        const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe()));
+        const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId })));
         handle = await startTunnel(
           {
             provider,

@@ -35,6 +35,7 @@ export type DaemonEvent =
       id: string;
       toolCallId: string;
       tool: string | null;
+      kind?: CallRecord['kind'];
       status: number | null;
       signature: CallRecord['signature'];
       verdict: CallRecord['verdict']['kind'];

@@ -1,8 +1,103 @@
-import { UserError } from '../../shared/errors.js';
-import type { CliIo } from '../cli-io.js';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveStartConfig } from '../../config/index.js';
+import { startDaemon } from '../../daemon/index.js';
+import { startEmulator, type Traffic } from '../../emulator/index.js';
+import { startTunnelServer } from '../../tunnel-server/index.js';
+import { writeLine, type CliIo } from '../cli-io.js';
+import { VERSION } from '../program.js';
+import { createCliLogger, runDaemonInForeground } from './start-command.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
+/** The compiled example route (dist/examples/…), next to this file's dist/src/cli/commands/. */
+const EXAMPLE_ROUTE = fileURLToPath(new URL('../../../examples/tools-route/server.js', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The whole product offline: the emulator, the loopback tunnel server, the
+ * example route as the child command, the daemon, and an agent sending
+ * plausible calls every couple of seconds.
+ */
 export async function runDemo(options: Record<string, unknown>, io: CliIo): Promise<void> {
-  void [io];
-  throw new UserError('not_implemented', 'This command is not built yet.');
+  const dataDir = typeof options.dataDir === 'string' ? options.dataDir : await mkdtemp(join(tmpdir(), 'median-dev-demo-'));
+  const json = options.json === true;
+  const tunnelServer = await startTunnelServer({ domain: 'lt.median.test' });
+  const emulator = await startEmulator({ resolve: (hostname) => tunnelServer.resolve(hostname) });
+  let traffic: Traffic | undefined;
+  try {
+    const routePort = await freePort();
+    const config = await resolveStartConfig(
+      {
+        target: `http://127.0.0.1:${routePort}`,
+        route: '/api/median',
+        port: typeof options.port === 'string' ? options.port : '0',
+        tunnel: 'localtunnel',
+        tunnelHost: tunnelServer.url,
+        medianApi: emulator.url,
+        envFile: join(dataDir, 'demo.env'),
+        dataDir,
+        json,
+        tui: options.tui !== false,
+        debug: options.debug === true,
+      },
+      { env: { MEDIAN_KEY: emulator.key }, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive },
+    );
+    if (!json && !config.tui) {
+      writeLine(io.stdout, `median-dev demo: emulator ${emulator.url}, tunnel server ${tunnelServer.url}, data in ${dataDir}`);
+    }
+    const daemon = await startDaemon({
+      config,
+      childCommand: [process.execPath, EXAMPLE_ROUTE],
+      baseEnv: {
+        PATH: io.env.PATH,
+        HOME: io.env.HOME,
+        SYSTEMROOT: io.env.SYSTEMROOT,
+        MEDIAN_KEY: emulator.key,
+        MEDIAN_API_URL: emulator.url,
+        PORT: String(routePort),
+        HOST: '127.0.0.1',
+      },
+      version: VERSION,
+      pid: io.pid,
+      logger: createCliLogger(io, { debug: config.debug, quiet: config.tui }),
+      isDemo: true,
+      tunnel: {
+        reconnectBaseMs: 300,
+        reconnectMaxMs: 2_000,
+        probe: false,
+        async simulateHostnameChange() {
+          // Lose the tunnel and have its name taken: it comes back under another hostname.
+          for (const client of tunnelServer.clients()) {
+            tunnelServer.refuseName(client.id);
+            tunnelServer.dropClient(client.id, { forget: true });
+          }
+        },
+      },
+    });
+    // The agent starts talking once the endpoint is synced.
+    daemon.events.on((event) => {
+      if (event.event === 'endpoint' && event.action === 'synced' && !traffic) {
+        traffic = emulator.startTraffic({ intervalMs: 2_000 });
+      }
+    });
+    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true });
+    if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: median-dev calls --data-dir ${dataDir}`);
+  } finally {
+    traffic?.stop();
+    await emulator.close();
+    await tunnelServer.close();
+  }
 }
