@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { CONNECT_MESSAGES } from '../median/index.js';
 import { ApiError } from './api-error.js';
+import type { KeyRing } from './key-ring.js';
 
 /**
  * OUR SHAPES for the docs' key errors (tool-errors.txt names the codes and
@@ -10,15 +10,18 @@ import { ApiError } from './api-error.js';
  *    has no Median key yet → 400 `missing_median_key`.
  * 2. A `Bearer` token that starts with one of `legacyPrefixes` (the old
  *    secret/publishable API keys) → 400 `legacy_api_key`.
- * 3. Anything else that is not `Bearer <the emulator's key>` (another scheme,
- *    another key) → 401 `invalid_api_key`.
+ * 3. Anything else that is not `Bearer <one of the org's keys>` (another
+ *    scheme, another key, a revoked key) → 401 `invalid_api_key`.
  */
 export const API_KEY_RULES = Object.freeze({
   legacyPrefixes: Object.freeze(['sk_', 'pk_']),
 });
 
-/** Throws the docs' ApiError when the Authorization header is not the accepted key. */
-export function assertApiKey(header: string | undefined, acceptedKey: string): void {
+/**
+ * The org's key the Authorization header carries, or throws the docs'
+ * ApiError. Every key the org holds and has not revoked is accepted.
+ */
+export function assertApiKey(header: string | undefined, keys: Pick<KeyRing, 'match'>): string {
   const value = (header ?? '').trim();
   const match = /^Bearer(?:\s+(.*))?$/i.exec(value);
   if (value === '' || (match && (match[1] ?? '').trim() === '')) {
@@ -28,13 +31,7 @@ export function assertApiKey(header: string | undefined, acceptedKey: string): v
   if (token !== undefined && API_KEY_RULES.legacyPrefixes.some((prefix) => token.startsWith(prefix))) {
     throw new ApiError(400, 'legacy_api_key', CONNECT_MESSAGES.legacyApiKey);
   }
-  if (token === undefined || !sameSecret(token, acceptedKey)) {
-    throw new ApiError(401, 'invalid_api_key', CONNECT_MESSAGES.invalidApiKey);
-  }
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
+  const key = token === undefined ? undefined : keys.match(token);
+  if (key === undefined) throw new ApiError(401, 'invalid_api_key', CONNECT_MESSAGES.invalidApiKey);
+  return key;
 }

@@ -5,10 +5,12 @@ import { ApiError } from './api-error.js';
 import { assertApiKey } from './api-auth.js';
 import { checkEndpointUrl } from './endpoint-url-rules.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
+import type { KeyRing } from './key-ring.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 export interface ApiRoutesOptions {
-  key: string;
+  /** The org's keys: any non-revoked one authenticates a call. */
+  keys: Pick<KeyRing, 'match'>;
   registry: EndpointRegistry;
   connectRate: RateLimiter;
   logger: Logger;
@@ -40,11 +42,11 @@ export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessa
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/\/+$/, '') || '/';
     if (path !== '/v1' && !path.startsWith('/v1/')) throw notFound(method, path);
-    assertApiKey(req.headers.authorization, options.key);
+    const callerKey = assertApiKey(req.headers.authorization, options.keys);
 
     if (path === COLLECTION) {
       if (method === 'GET') return { status: 200, body: { endpoints: registry.list() } };
-      if (method === 'POST') return connect(await readJson(req));
+      if (method === 'POST') return connect(await readJson(req), callerKey);
       throw notAllowed(method, path, ['GET', 'POST']);
     }
     if (path === `${COLLECTION}/sync`) {
@@ -83,7 +85,12 @@ export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessa
     throw notFound(method, path);
   }
 
-  function connect(body: Json): Reply {
+  /**
+   * Connect (opening the route): the endpoint is bound to the caller's key,
+   * which signs its syncs and calls from now on. Reconnecting a connected URL
+   * with another key rebinds it (the docs' key-rotation recipe).
+   */
+  function connect(body: Json, callerKey: string): Reply {
     const decision = options.connectRate.take();
     if (!decision.allowed) {
       throw new ApiError(429, 'rate_limited', CONNECT_MESSAGES.rateLimited, {
@@ -91,7 +98,7 @@ export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessa
       });
     }
     const url = checkEndpointUrl(body.url);
-    const { record, created } = registry.connect(url);
+    const { record, created } = registry.connect(url, callerKey);
     return {
       status: created ? 201 : 200,
       body: { endpoint: registry.snapshot(record) },
@@ -108,6 +115,13 @@ export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessa
     };
   }
 
+  /**
+   * Change endpoint: a new URL, same id and switches. OUR DECISION: it keeps
+   * the key the endpoint is bound to, whichever key asks. The docs bind an
+   * endpoint to "the key that connected it" and rebind only by opening the
+   * route again; Change endpoint is a dashboard action with no key of its
+   * own, so it is not a connect.
+   */
   async function change(id: string, body: Json): Promise<Reply> {
     const record = registry.byId(id);
     const url = checkEndpointUrl(body.url);

@@ -4,6 +4,8 @@ import {
   SYNC_MESSAGES,
   SYNC_REQUEST_MESSAGES,
   CONNECT_MESSAGES,
+  keyFingerprint,
+  RUN_MESSAGES,
   type Endpoint,
   type EndpointTool,
   type ManifestTool,
@@ -11,7 +13,6 @@ import {
 } from '../median/index.js';
 import type { Logger } from '../shared/index.js';
 import { ApiError } from './api-error.js';
-import { RUN_MESSAGES } from './run-messages.js';
 import { endpointUrlKey } from './endpoint-url-rules.js';
 import type { EmulatorLimits } from './emulator-limits.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -31,6 +32,12 @@ export interface EndpointRecord {
   /** Creation order: breaks createdAt ties when deciding which is newer. */
   order: number;
   syncedAt: string | null;
+  /**
+   * The Median key that connected the endpoint: its syncs, calls and
+   * diagnostics are signed with this key's secret, even once it is revoked,
+   * until a connect with another key rebinds it.
+   */
+  key: string;
   /** Syncs of one endpoint run one after the other. */
   queue: Promise<unknown>;
 }
@@ -41,8 +48,8 @@ export interface EndpointRegistryOptions {
   newId: () => string;
   syncRate: RateLimiter;
   logger: Logger;
-  /** The signed GET of a sync; undefined when aborted. */
-  fetchManifest: (url: string) => Promise<SyncFetchOutcome | undefined>;
+  /** The signed GET of a sync, signed with `key`'s secret; undefined when aborted. */
+  fetchManifest: (url: string, key: string) => Promise<SyncFetchOutcome | undefined>;
 }
 
 export type EndpointRegistry = ReturnType<typeof createEndpointRegistry>;
@@ -86,12 +93,12 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
   }
 
   async function runSync(record: EndpointRecord): Promise<void> {
-    const url = record.url;
+    const { url, key } = record;
     record.status = 'pending';
     record.error = null;
     let outcome: SyncFetchOutcome | undefined;
     try {
-      outcome = await options.fetchManifest(url);
+      outcome = await options.fetchManifest(url, key);
     } catch (error) {
       logger.error('emulator: sync failed unexpectedly', { url, error: String(error) });
       if (isCurrent(record, url)) fail(record, SYNC_MESSAGES.couldNotSync);
@@ -165,13 +172,18 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
     },
     snapshot,
     /**
-     * Connect (opening the route). A URL that is already connected is
-     * reconnected (the docs' key-rotation recipe opens the route again), not
-     * refused: it keeps its id and switches and syncs again.
+     * Connect (opening the route) with the caller's `key`. A URL that is
+     * already connected is reconnected (the docs' key-rotation recipe opens
+     * the route again), not refused: it keeps its id and switches, is bound
+     * to `key` from now on, and syncs again.
      */
-    connect(url: string): { record: EndpointRecord; created: boolean } {
+    connect(url: string, key: string): { record: EndpointRecord; created: boolean } {
       const existing = byUrl(url);
       if (existing) {
+        if (existing.key !== key) {
+          existing.key = key;
+          logger.info('emulator: endpoint bound to another key', { id: existing.id, url, key: keyFingerprint(key) });
+        }
         existing.status = 'pending';
         existing.error = null;
         return { record: existing, created: false };
@@ -190,6 +202,7 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
         createdAt: iso(),
         order: ++order,
         syncedAt: null,
+        key,
         queue: Promise.resolve(),
       };
       records.set(record.id, record);
@@ -213,7 +226,7 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
       return [...records.values()][0] as EndpointRecord;
     },
     manualSync,
-    /** Change endpoint: a new URL for the same endpoint; switches are kept by name. */
+    /** Change endpoint: a new URL for the same endpoint; switches and the bound key are kept. */
     change(record: EndpointRecord, url: string): void {
       const other = byUrl(url);
       if (other && other !== record) throw new ApiError(400, 'duplicate_endpoint', CONNECT_MESSAGES.duplicateEndpoint);

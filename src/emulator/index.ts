@@ -1,10 +1,10 @@
 // The public face of src/emulator: the Median cloud on loopback (SPEC §3).
-export { startEmulator, generateMedianKey, type Emulator, type EmulatorOptions } from './start-emulator.js';
+export { startEmulator, type Emulator, type EmulatorOptions } from './start-emulator.js';
+export { generateMedianKey } from './key-ring.js';
 export { DEFAULT_EMULATOR_LIMITS, type EmulatorLimits } from './emulator-limits.js';
 export type { CallToolRequest, EmulatedCall, EmulatedDiagnostics } from './tool-caller.js';
 export type { Traffic, TrafficOptions } from './traffic.js';
 export type { HostResolver } from './outbound-request.js';
 export { API_KEY_RULES } from './api-auth.js';
 export { ENDPOINT_URL_RULES } from './endpoint-url-rules.js';
-export { RUN_MESSAGES } from './run-messages.js';
 export { sampleInput } from './sample-input.js';

@@ -48,6 +48,12 @@ function sampleString(field: string, schema: Record<string, unknown>, random: Ra
   return value.slice(0, Math.max(min, Math.min(max, value.length)));
 }
 
+/**
+ * A number within the schema's bounds: an integer for `integer`, and for
+ * `number` a whole one when the field is not money and a whole number fits
+ * the bounds, else one with two decimals (`amount`, `price`, or a range such
+ * as 0 < x < 1). Bounds that contradict each other give the lower one.
+ */
 function sampleNumber(field: string, schema: Record<string, unknown>, random: Random): number {
   const name = field.toLowerCase();
   const integer = schema.type === 'integer';
@@ -55,14 +61,17 @@ function sampleNumber(field: string, schema: Record<string, unknown>, random: Ra
   let max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
   if (typeof schema.exclusiveMinimum === 'number') min = schema.exclusiveMinimum + (integer ? 1 : 0.01);
   if (typeof schema.exclusiveMaximum === 'number') max = schema.exclusiveMaximum - (integer ? 1 : 0.01);
-  const lo = min ?? (name.includes('amount') || name.includes('price') ? 5 : 1);
+  const isMoney = name.includes('amount') || name.includes('price');
+  const lo = min ?? (isMoney ? 5 : 1);
   const hi = max ?? (name.includes('day') ? 30 : name.includes('quantity') || name.includes('count') ? 5 : lo + 99);
   const value = lo + random() * Math.max(0, hi - lo);
-  if (integer || !(name.includes('amount') || name.includes('price'))) {
-    const rounded = Math.round(value);
-    return Math.min(Math.max(rounded, Math.ceil(lo)), Math.floor(hi));
+  const wholeFits = Math.ceil(lo) <= Math.floor(hi);
+  if (integer || (!isMoney && wholeFits)) {
+    if (!wholeFits) return Math.ceil(lo);
+    return Math.min(Math.max(Math.round(value), Math.ceil(lo)), Math.floor(hi));
   }
-  return Math.round(value * 100) / 100;
+  if (hi < lo) return lo;
+  return Math.min(Math.max(Math.round(value * 100) / 100, lo), hi);
 }
 
 function sampleValue(field: string, schema: Record<string, unknown>, random: Random): unknown {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { assertMedianKey, deriveToolSecret, type Endpoint } from '../median/index.js';
+import type { Endpoint } from '../median/index.js';
 import { MedianDevError, silentLogger, type Logger } from '../shared/index.js';
 import { createApiHandler } from './api-routes.js';
 import { resolveLimits, type EmulatorLimits } from './emulator-limits.js';
 import { createEndpointRegistry } from './endpoint-registry.js';
+import { createKeyRing, generateMedianKey } from './key-ring.js';
 import { fetchManifest } from './manifest-fetch.js';
 import type { HostResolver } from './outbound-request.js';
 import { createRateLimiter } from './rate-limiter.js';
@@ -17,10 +18,19 @@ export interface EmulatorOptions {
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
-  /** The one accepted MEDIAN_KEY; generated (`median_key_` + 32 alphanumerics) when absent. */
+  /**
+   * The org's first MEDIAN_KEY; generated (`median_key_` + 32 alphanumerics)
+   * when absent. More keys come from `createKey()`.
+   */
   key?: string;
   /** Reach public (tunnel) hostnames on loopback over plain HTTP, with the original Host header. */
   resolve?: HostResolver;
+  /**
+   * Consulted last: after `resolve` and after every `addResolver` resolver,
+   * however late it was added (tests send unknown hostnames to a closed
+   * loopback port with it, so they never reach DNS).
+   */
+  fallbackResolve?: HostResolver;
   limits?: Partial<EmulatorLimits>;
   logger?: Logger;
   now?: () => number;
@@ -29,21 +39,34 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** The API base URL, e.g. `http://127.0.0.1:54321` (use as MEDIAN_API_URL). */
   readonly url: string;
+  /** The org's first key (`options.key`); it may have been revoked since. */
   readonly key: string;
+  /**
+   * A new valid key for the same org, like "Create the new key on Settings →
+   * API". Every non-revoked key authenticates /v1 calls; an endpoint is
+   * signed for with the key that connected it (tool-errors.txt, "You rotated
+   * the Median key").
+   */
+  createKey(): string;
+  /**
+   * Revokes a key: /v1 calls with it answer 401 `invalid_api_key`. Endpoints
+   * it connected stay, and their syncs and calls still sign with its secret
+   * until the route is opened again with another key. Idempotent; throws
+   * `unknown_key` for a key the org never held.
+   */
+  revokeKey(key: string): void;
+  /** The org's keys that are not revoked, oldest first. */
+  keys(): string[];
   endpoints(): Endpoint[];
-  addResolver(resolve: HostResolver): void;
+  /**
+   * Consulted after `options.resolve` and earlier added resolvers, before
+   * `options.fallbackResolve`. Returns a function that removes it again.
+   */
+  addResolver(resolve: HostResolver): () => void;
   callTool(request: CallToolRequest): Promise<EmulatedCall>;
   diagnostics(endpointUrl?: string): Promise<EmulatedDiagnostics>;
   startTraffic(options: TrafficOptions): Traffic;
   close(): Promise<void>;
-}
-
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** `median_key_` + 32 random alphanumerics. */
-export function generateMedianKey(): string {
-  const bytes = randomBytes(32);
-  return `median_key_${Array.from(bytes, (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('')}`;
 }
 
 function newEndpointId(): string {
@@ -58,10 +81,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const now = options.now ?? Date.now;
   const logger = options.logger ?? silentLogger;
   const limits = resolveLimits(options.limits);
-  const key = options.key ?? generateMedianKey();
-  assertMedianKey(key);
-  const secret = deriveToolSecret(key);
-  const resolvers: HostResolver[] = options.resolve ? [options.resolve] : [];
+  const keys = createKeyRing(options.key ?? generateMedianKey());
+  // In the order they are asked; the fallback always stays last.
+  const resolvers: HostResolver[] = [options.resolve, options.fallbackResolve].filter(
+    (r): r is HostResolver => r !== undefined,
+  );
+  const fallbackCount = options.fallbackResolve ? 1 : 0;
   const closing = new AbortController();
 
   const registry = createEndpointRegistry({
@@ -70,10 +95,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     logger,
     newId: newEndpointId,
     syncRate: createRateLimiter(limits.syncRate, now),
-    fetchManifest: (url) =>
+    fetchManifest: (url, key) =>
       fetchManifest({
         url,
-        secret,
+        secret: keys.secretFor(key),
         now,
         timeoutMs: limits.syncTimeoutMs,
         maxManifestBytes: limits.maxManifestBytes,
@@ -81,9 +106,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         signal: closing.signal,
       }),
   });
-  const caller = createToolCaller({ registry, secret, limits, now, resolvers, signal: closing.signal, logger });
+  const caller = createToolCaller({ registry, secretFor: (key) => keys.secretFor(key), limits, now, resolvers, signal: closing.signal, logger });
   const server: Server = createServer(
-    createApiHandler({ key, registry, connectRate: createRateLimiter(limits.connectRate, now), logger }),
+    createApiHandler({ keys, registry, connectRate: createRateLimiter(limits.connectRate, now), logger }),
   );
 
   const host = options.host ?? '127.0.0.1';
@@ -112,10 +137,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let closed: Promise<void> | undefined;
   return {
     url,
-    key,
+    key: keys.first,
+    createKey: () => keys.create(),
+    revokeKey: (key) => keys.revoke(key),
+    keys: () => keys.active(),
     endpoints: () => registry.list(),
     addResolver(resolve) {
-      resolvers.push(resolve);
+      // A fresh wrapper, so adding one function twice gives two removable entries.
+      const entry: HostResolver = (hostname) => resolve(hostname);
+      resolvers.splice(resolvers.length - fallbackCount, 0, entry);
+      return () => {
+        const at = resolvers.indexOf(entry);
+        if (at >= 0) resolvers.splice(at, 1);
+      };
     },
     callTool: (request) => caller.callTool(request),
     diagnostics: (endpointUrl) => caller.diagnostics(endpointUrl),

@@ -61,7 +61,8 @@ export interface EmulatedDiagnostics {
 
 export interface ToolCallerOptions {
   registry: EndpointRegistry;
-  secret: Uint8Array;
+  /** The signing secret of the key an endpoint is bound to. */
+  secretFor: (key: string) => Uint8Array;
   limits: EmulatorLimits;
   now: () => number;
   resolvers: readonly HostResolver[];
@@ -120,15 +121,16 @@ function toFacts(result: OutboundResult): { facts: AnswerFacts; body: string | n
 export function createToolCaller(options: ToolCallerOptions) {
   const { registry, limits } = options;
 
-  async function post(url: string, body: string, timeoutMs: number): Promise<OutboundResult> {
+  /** A signed POST to an endpoint, with the secret of the key it is bound to. */
+  async function post(endpoint: { url: string; key: string }, body: string, timeoutMs: number): Promise<OutboundResult> {
     return sendOutbound({
       method: 'POST',
-      url,
+      url: endpoint.url,
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
         'user-agent': 'median-emulator (call)',
-        [SIGNATURE_HEADER]: signBody(options.secret, body, options.now()),
+        [SIGNATURE_HEADER]: signBody(options.secretFor(endpoint.key), body, options.now()),
       },
       body,
       timeoutMs,
@@ -166,7 +168,7 @@ export function createToolCaller(options: ToolCallerOptions) {
       };
       const startedAt = new Date(options.now()).toISOString();
       const endpointUrl = found.record.url;
-      const result = await post(endpointUrl, JSON.stringify(call), limits.callTimeoutMs);
+      const result = await post(found.record, JSON.stringify(call), limits.callTimeoutMs);
       const { facts, body } = toFacts(result);
       const verdict = judgeAnswer(facts, {
         ...MEDIAN_CALL_LIMITS,
@@ -203,13 +205,15 @@ export function createToolCaller(options: ToolCallerOptions) {
      * (the docs' sync request errors otherwise).
      */
     async diagnostics(endpointUrl?: string): Promise<EmulatedDiagnostics> {
-      let url: string;
+      let endpoint: { url: string; key: string };
       try {
-        url = registry.pickForSync(endpointUrl).url;
+        const record = registry.pickForSync(endpointUrl);
+        endpoint = { url: record.url, key: record.key };
       } catch (error) {
         throw asCodedError(error);
       }
-      const result = await post(url, JSON.stringify({ op: 'diagnostics' }), limits.diagnosticsTimeoutMs);
+      const url = endpoint.url;
+      const result = await post(endpoint, JSON.stringify({ op: 'diagnostics' }), limits.diagnosticsTimeoutMs);
       const { facts, body } = toFacts(result);
       const verdict = judgeAnswer(facts, {
         timeoutMs: limits.diagnosticsTimeoutMs,

@@ -189,3 +189,14 @@ export const INVALID_INPUT_MESSAGES = Object.freeze({
   unexpectedField: (field: string, allowed: readonly string[]): string =>
     `Unexpected field "${field}". This tool's input allows: ${allowed.join(', ')}.`,
 });
+
+/**
+ * Approval and run errors: the two `tool_not_found` messages, word for word
+ * (the emulator answers a call or a switch on a tool with them).
+ */
+export const RUN_MESSAGES = Object.freeze({
+  /** No endpoint declares the tool. */
+  notSwitchedOn: (tool: string): string => `${tool} is not one of your switched on tools.`,
+  /** An endpoint declares it, but its switch is off (or its endpoint is not usable). */
+  unavailableOrDisabled: (tool: string): string => `${tool} is unavailable or disabled. Check its settings in Agent > Tools.`,
+});

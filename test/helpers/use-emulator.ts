@@ -29,17 +29,17 @@ const LOOPBACK_NAMES = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 
 /**
  * The Median emulator on 127.0.0.1 port 0, closed when the test ends. Tests
- * stay offline: a hostname that `options.resolve` does not map (and that is
- * not loopback) is sent to a closed loopback port, so syncs and calls to it
- * find nobody there, with no DNS look-up. Pass tunnel resolvers as
- * `options.resolve`.
+ * stay offline: a hostname that no resolver maps (`options.resolve`, or one
+ * added later with `emulator.addResolver`) and that is not loopback is sent
+ * to a closed loopback port, so syncs and calls to it find nobody there, with
+ * no DNS look-up. That fallback is the emulator's `fallbackResolve`, asked
+ * after every other resolver, so resolvers added after start are reached.
  */
 export async function useEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const offline = { host: '127.0.0.1', port: await closedPort() };
-  const resolve = (hostname: string) =>
-    options.resolve?.(hostname) ?? (LOOPBACK_NAMES.test(hostname) ? undefined : offline);
+  const fallbackResolve = options.fallbackResolve ?? ((hostname: string) => (LOOPBACK_NAMES.test(hostname) ? undefined : offline));
   const emulator = useTeardown(
-    await startEmulator({ ...options, resolve, limits: { ...TEST_EMULATOR_LIMITS, ...options.limits } }),
+    await startEmulator({ ...options, fallbackResolve, limits: { ...TEST_EMULATOR_LIMITS, ...options.limits } }),
     (e) => e.close(),
   );
   const clientWithKey = (key: string) => createMedianApiClient({ baseUrl: emulator.url, key, timeoutMs: 5_000 });
