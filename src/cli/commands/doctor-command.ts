@@ -1,8 +1,26 @@
-import { UserError } from '../../shared/errors.js';
-import type { CliIo } from '../cli-io.js';
+import { readEnvFile } from '../../config/index.js';
+import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
+import { runDoctorChecks } from '../doctor-checks.js';
+import { loadConfig } from '../load-config.js';
+import { QuietFailure } from '../quiet-failure.js';
+import { createStyle } from '../terminal-style.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
 export async function runDoctor(options: Record<string, unknown>, io: CliIo): Promise<void> {
-  void [io];
-  throw new UserError('not_implemented', 'This command is not built yet.');
+  const config = await loadConfig(options, io);
+  const fileVars = config.envFile ? await readEnvFile(config.envFile).catch(() => ({}) as Record<string, string>) : {};
+  const checks = await runDoctorChecks(config, fileVars.MEDIAN_TOOLS_URL);
+  const failed = checks.filter((c) => c.status === 'fail').length;
+  if (config.json) {
+    writeJson(io, { ok: failed === 0, checks });
+  } else {
+    const style = createStyle(useColor(io));
+    for (const c of checks) {
+      const mark = c.status === 'ok' ? style.green('✓') : c.status === 'warn' ? style.yellow('!') : style.red('✗');
+      writeLine(io.stdout, `${mark} ${style.dim(c.check.padEnd(16))}${c.message}`);
+      if (c.fix && c.status !== 'ok') writeLine(io.stdout, `  ${' '.repeat(16)}→ ${c.fix}`);
+    }
+    writeLine(io.stdout, '');
+    writeLine(io.stdout, failed === 0 ? style.green('No problems that stop Median from reaching your tools.') : style.red(`${failed} problem${failed === 1 ? '' : 's'} to fix.`));
+  }
+  if (failed > 0) throw new QuietFailure(1);
 }

@@ -1,8 +1,15 @@
-import { UserError } from '../../shared/errors.js';
-import type { CliIo } from '../cli-io.js';
+import { connectToDaemon } from '../../control/index.js';
+import { writeLine, type CliIo } from '../cli-io.js';
+import { loadConfig } from '../load-config.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
+/** Restarts the child command of the running daemon (`r` in the TUI does the same). */
 export async function runRestart(options: Record<string, unknown>, io: CliIo): Promise<void> {
-  void [io];
-  throw new UserError('not_implemented', 'This command is not built yet.');
+  const config = await loadConfig(options, io);
+  const client = await connectToDaemon(config.dataDir);
+  try {
+    await client.send({ command: 'restart-child' }, { timeoutMs: 30_000 });
+  } finally {
+    await client.close();
+  }
+  writeLine(io.stdout, 'Restarted the dev server.');
 }

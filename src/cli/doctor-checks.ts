@@ -1,0 +1,134 @@
+import { access, constants } from 'node:fs/promises';
+import type { Config } from '../config/index.js';
+import { readControlFile } from '../control/index.js';
+import { classifyEndpoints } from '../endpoints/index.js';
+import { checkMedianKey, cloudUrlProblem, createMedianApiClient, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
+import { errorCode } from '../shared/errors.js';
+import { fetchManifest } from './fetch-manifest.js';
+
+export interface DoctorCheck {
+  check: string;
+  status: 'ok' | 'warn' | 'fail';
+  message: string;
+  fix?: string;
+}
+
+type Add = (check: DoctorCheck) => void;
+
+async function checkKey(config: Config, add: Add): Promise<boolean> {
+  if (!config.medianKey) {
+    add({ check: 'key', status: 'fail', message: 'MEDIAN_KEY is not set.', fix: `Copy the Median key from Settings → API into ${config.envFile ?? 'the environment'} as MEDIAN_KEY=median_key_…` });
+    return false;
+  }
+  const problem = checkMedianKey(config.medianKey);
+  if (problem) {
+    add({ check: 'key', status: 'fail', message: problem === 'wrong_prefix' ? KEY_MESSAGES.wrongPrefix : KEY_MESSAGES.malformed, fix: 'Use the Median key (median_key_…), not the browser key; copy it whole.' });
+    return false;
+  }
+  add({ check: 'key', status: 'ok', message: `MEDIAN_KEY is set (…${config.medianKey.slice(-4)}, from ${config.keySource === 'env' ? 'the environment' : config.envFile}).` });
+  return true;
+}
+
+async function checkEnvFile(config: Config, add: Add, fileToolsUrl: string | undefined): Promise<void> {
+  if (!config.envFile) {
+    add({ check: 'env-file', status: 'warn', message: '--no-env-file: median-dev does not write MEDIAN_TOOLS_URL.', fix: 'Make sure your dev server gets MEDIAN_TOOLS_URL some other way.' });
+    return;
+  }
+  try {
+    await access(config.envFile, constants.R_OK | constants.W_OK);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') {
+      add({ check: 'env-file', status: 'warn', message: `${config.envFile} does not exist yet.`, fix: '`median-dev start` creates it (0600) with MEDIAN_TOOLS_URL.' });
+    } else {
+      add({ check: 'env-file', status: 'fail', message: `${config.envFile} cannot be read and written (${errorCode(error)}).`, fix: 'Fix its permissions, or pass --env-file with another path.' });
+    }
+    return;
+  }
+  if (config.state.toolsUrl && fileToolsUrl !== config.state.toolsUrl) {
+    add({ check: 'env-file', status: 'warn', message: `${config.envFile} has MEDIAN_TOOLS_URL=${fileToolsUrl ?? '(unset)'}, but the last tunnel URL was ${config.state.toolsUrl}.`, fix: '`median-dev start` rewrites it; restart your dev server if you run it yourself.' });
+    return;
+  }
+  add({ check: 'env-file', status: 'ok', message: `${config.envFile} has MEDIAN_TOOLS_URL=${fileToolsUrl ?? '(unset)'}.` });
+}
+
+async function checkRoute(config: Config, add: Add, hasKey: boolean): Promise<void> {
+  const url = `${config.target}${config.route}`;
+  if (!hasKey) {
+    add({ check: 'route', status: 'warn', message: `Skipped the signed manifest read of ${url}: no usable key.` });
+    return;
+  }
+  const secret = resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret });
+  const fetched = await fetchManifest(url, secret);
+  if (fetched.outcome.kind === 'no-answer') {
+    add({ check: 'route', status: 'fail', message: `${url} does not answer.`, fix: 'Start your dev server (or pass it to `median-dev start -- …`), and check --target and --route.' });
+    return;
+  }
+  if (!fetched.judgement.ok) {
+    add({ check: 'route', status: 'fail', message: `A signed manifest read of ${url} would fail Median's sync: ${fetched.judgement.message}`, fix: 'Run `median-dev manifest` for every problem.' });
+    return;
+  }
+  add({ check: 'route', status: 'ok', message: `${url} answers a signed manifest read with ${fetched.judgement.manifest.tools.length} tools that pass every sync rule.` });
+}
+
+async function checkTunnel(config: Config, add: Add): Promise<void> {
+  const control = await readControlFile(config.dataDir).catch(() => undefined);
+  if (!control || control.isStale) {
+    add({ check: 'daemon', status: 'warn', message: 'median-dev is not running for this data dir.', fix: 'Run `median-dev start -- <your dev server command>`.' });
+  } else {
+    add({ check: 'daemon', status: 'ok', message: `median-dev is running (pid ${control.pid}, proxy ${control.proxyUrl}).` });
+  }
+  const toolsUrl = config.state.toolsUrl;
+  if (!toolsUrl) return;
+  const cloud = cloudUrlProblem(toolsUrl);
+  if (cloud) add({ check: 'tools-url', status: 'warn', message: cloud, fix: 'Use the tunnel (the default), or --public-url with a public https origin.' });
+  if (!control || control.isStale) return;
+  try {
+    const response = await fetch(`${new URL(toolsUrl).origin}/__median-dev/health`, { signal: AbortSignal.timeout(5_000), redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1' } });
+    const text = await response.text();
+    if (response.ok && text.includes(control.instanceId)) add({ check: 'tunnel', status: 'ok', message: `${new URL(toolsUrl).origin} reaches this median-dev.` });
+    else add({ check: 'tunnel', status: 'fail', message: `${new URL(toolsUrl).origin} answers ${response.status}, not this median-dev: the tunnel is down or points elsewhere.`, fix: 'median-dev reopens it by itself; if it stays down, restart `median-dev start`.' });
+  } catch {
+    add({ check: 'tunnel', status: 'warn', message: `${new URL(toolsUrl).origin} cannot be reached from this machine (DNS or network); that proves nothing about the tunnel.` });
+  }
+}
+
+async function checkEndpoints(config: Config, add: Add): Promise<void> {
+  if (!config.medianKey) return;
+  let endpoints;
+  try {
+    endpoints = await createMedianApiClient({ baseUrl: config.medianApi, key: config.medianKey }).listEndpoints();
+  } catch (error) {
+    add({ check: 'endpoints', status: 'fail', message: `Median's endpoint list could not be read: ${error instanceof Error ? error.message : String(error)}`, fix: 'Check MEDIAN_KEY and --median-api / MEDIAN_API_URL.' });
+    return;
+  }
+  const classified = classifyEndpoints(endpoints, config.state);
+  const current = classified.find((e) => e.isCurrent);
+  if (!current) {
+    add({ check: 'endpoint', status: config.state.toolsUrl ? 'fail' : 'warn', message: 'Median has no endpoint for this project.', fix: '`median-dev start` connects it.' });
+  } else if (current.status === 'synced') {
+    add({ check: 'endpoint', status: 'ok', message: `${current.id} at ${current.url} is synced (${current.tools.filter((t) => t.enabled).length}/${current.tools.length} tools on).` });
+  } else {
+    const clash = classified.filter((e) => e.clashesWithCurrent);
+    add({
+      check: 'endpoint',
+      status: 'fail',
+      message: `${current.id} at ${current.url}: ${current.status}${current.error ? `. Sync failed: ${current.error}` : ''}`,
+      fix: clash.length > 0 ? 'Run `median-dev endpoints prune` to remove the clashing endpoint (it asks first).' : 'Fix the route (see `median-dev manifest`), then `median-dev sync`.',
+    });
+  }
+  const stale = classified.filter((e) => e.isStale);
+  if (stale.length > 0) add({ check: 'stale-endpoints', status: 'warn', message: `${stale.length} stale endpoint${stale.length === 1 ? '' : 's'} of this project are still connected.`, fix: '`median-dev endpoints prune --yes` removes them.' });
+  if (endpoints.length >= 9) add({ check: 'endpoint-limit', status: 'warn', message: `${endpoints.length} of the 10 endpoints an organization can connect are in use.`, fix: 'Remove endpoints you no longer use (`median-dev endpoints`).' });
+}
+
+/** Every doctor check, in the order a developer would fix them. */
+export async function runDoctorChecks(config: Config, fileToolsUrl: string | undefined): Promise<DoctorCheck[]> {
+  const checks: DoctorCheck[] = [];
+  const add: Add = (c) => checks.push(c);
+  const hasKey = await checkKey(config, add);
+  await checkEnvFile(config, add, fileToolsUrl);
+  await checkRoute(config, add, hasKey);
+  await checkTunnel(config, add);
+  if (hasKey) await checkEndpoints(config, add);
+  return checks;
+}

@@ -1,0 +1,30 @@
+import type { Config } from '../config/index.js';
+import { createMedianApiClient, type MedianApiClient } from '../median/index.js';
+import { UserError, isMedianDevError } from '../shared/errors.js';
+import { connectFix } from '../median/index.js';
+
+/** The Median API client for a command, or a UserError saying where the key goes. */
+export function requireApiClient(config: Config): MedianApiClient {
+  if (!config.medianKey) {
+    throw new UserError('missing_key', 'No MEDIAN_KEY is set, so median-dev cannot ask Median about endpoints.', {
+      hint: `Set MEDIAN_KEY in the environment or in ${config.envFile ?? 'an env file (.env.local)'}.`,
+    });
+  }
+  return createMedianApiClient({ baseUrl: config.medianApi, key: config.medianKey });
+}
+
+/** Median's own errors are things the user can fix: shown with the docs' fix. */
+export async function callMedian<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isMedianDevError(error) && !(error instanceof UserError)) {
+      throw new UserError(error.code, `${what}: ${error.message}`, {
+        hint: error.hint ?? connectFix(error.code) ?? 'Check MEDIAN_KEY and MEDIAN_API_URL (--median-api).',
+        cause: error,
+        ...(error.details ? { details: { ...error.details } } : {}),
+      });
+    }
+    throw error;
+  }
+}
