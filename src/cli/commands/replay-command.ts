@@ -1,8 +1,79 @@
+import type { CallRecord } from '../../median/index.js';
+import { judgeAnswer } from '../../median/index.js';
+import { createCallStore } from '../../recorder/index.js';
+import { withRecordedPath } from '../../daemon/index.js';
+import { prepareReplay, sendSignedCall } from '../../replay/index.js';
 import { UserError } from '../../shared/errors.js';
-import type { CliIo } from '../cli-io.js';
+import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
+import { loadConfig } from '../load-config.js';
+import { readInputFlag } from '../read-input-flag.js';
+import { requireSecret } from '../require-secret.js';
+import { createStyle, styleVerdict } from '../terminal-style.js';
+import { printAnswer } from './call-command.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
+function parseOffset(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^[+-]?\d+$/.test(text)) {
+    throw new UserError('invalid_offset', `--at-offset takes whole milliseconds, like -299000, not "${text}".`, { exitCode: 2 });
+  }
+  return Number(text);
+}
+
+/** The replay's record, once the daemon that recorded it has stored it. */
+async function findReplayRecord(dataDir: string, original: CallRecord, toolCallId: string, sentAt: number): Promise<CallRecord | undefined> {
+  const store = createCallStore(dataDir);
+  const deadline = Date.now() + 3_000;
+  while (Date.now() < deadline) {
+    const recent = await store.list({ limit: 20 });
+    const found = recent.find((r) => r.replayOf === original.id && r.toolCallId === toolCallId && Date.parse(r.receivedAt) >= sentAt - 1_000);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}
+
 export async function runReplay(id: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
-  void [io];
-  throw new UserError('not_implemented', 'This command is not built yet.');
+  const config = await loadConfig(options, io);
+  const original = await createCallStore(config.dataDir).findByToolCallId(id);
+  const input = typeof options.input === 'string' ? await readInputFlag(options.input, io.cwd) : undefined;
+  const atOffsetMs = parseOffset(options.atOffset);
+  const prepared = prepareReplay(original, {
+    ...(options.newId === true ? { newId: true } : {}),
+    ...(input !== undefined ? { input } : {}),
+    ...(options.yes === true ? { confirmed: true } : {}),
+  });
+  const secret = requireSecret(config, 'A replay');
+  const sentAt = Date.now();
+  const { value: answer, record: oneShotRecord } = await withRecordedPath(config, ({ routeUrl }) =>
+    sendSignedCall({ url: routeUrl, body: prepared.body, secret, replayOf: original.id, ...(atOffsetMs !== undefined ? { atOffsetMs } : {}) }),
+  );
+  const record = oneShotRecord ?? (await findReplayRecord(config.dataDir, original, prepared.toolCall.toolCallId, sentAt));
+  const verdict = record?.verdict ?? judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs });
+
+  if (config.json) {
+    writeJson(
+      io,
+      record ?? {
+        toolCallId: prepared.toolCall.toolCallId,
+        tool: prepared.toolCall.tool,
+        replayOf: original.id,
+        response: { status: answer.status, headers: answer.headers, body: answer.body },
+        durationMs: answer.durationMs,
+        verdict,
+      },
+    );
+    return;
+  }
+  const style = createStyle(useColor(io));
+  const idNote = prepared.toolCall.toolCallId === original.toolCallId ? 'same toolCallId' : `new toolCallId ${prepared.toolCall.toolCallId}`;
+  const offsetNote = atOffsetMs ? `, signed ${Math.abs(atOffsetMs)} ms ${atOffsetMs < 0 ? 'in the past' : 'in the future'}` : '';
+  writeLine(io.stdout, style.dim(`Replay of ${original.tool ?? original.kind} ${original.toolCallId} (${idNote}${offsetNote})`));
+  printAnswer(io, style, answer, verdict);
+  writeLine(io.stdout, '');
+  writeLine(
+    io.stdout,
+    `original: HTTP ${original.response?.status ?? '—'} ${styleVerdict(style, original.verdict.kind)}  →  replay: HTTP ${answer.status} ${styleVerdict(style, verdict.kind)}`,
+  );
+  if (record) writeLine(io.stdout, style.dim(`Compare the answers: median-dev show ${record.id} --diff`));
 }
