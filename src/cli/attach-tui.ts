@@ -1,8 +1,71 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '../config/index.js';
 import type { Daemon } from '../daemon/index.js';
+import { resolveToolSecret, type CallRecord } from '../median/index.js';
+import { createCallStore, toCurl, toHar } from '../recorder/index.js';
+import { attachTuiToControl, restoreTerminal, type AttachedTui, type TuiControlClient } from '../tui/index.js';
 import type { CliIo } from './cli-io.js';
+import { VERSION } from './program.js';
+import { createTerminalEditor } from './terminal-editor.js';
 
-/** Shows the terminal UI for an in-process daemon; returns a function that restores the terminal. */
-export function attachDaemonTui(daemon: Daemon, io: CliIo, options: { isDemo: boolean; onQuit: () => void }): () => void {
-  void [daemon, io, options];
-  throw new Error('The terminal UI is not wired yet.');
+export interface TuiWiring {
+  config: Pick<Config, 'dataDir' | 'target' | 'route' | 'medianKey' | 'toolSecret'>;
+  isDemo: boolean;
+  onQuit(): void;
+}
+
+/** Shows the TUI for a control client (the in-process daemon or `watch`'s connection). */
+export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring): AttachedTui {
+  const { config } = wiring;
+  const curlOf = (record: CallRecord): string => {
+    try {
+      const secret = resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret });
+      return toCurl(record, { url: `${config.target}${config.route}`, secret });
+    } catch {
+      return '# No MEDIAN_KEY: set it to get a re-signed curl command.';
+    }
+  };
+  const attached = attachTuiToControl(client, {
+    input: io.stdin,
+    output: io.stdout,
+    isDemo: wiring.isDemo,
+    ...(io.env.TERM ? { terminal: io.env.TERM } : {}),
+    editor: createTerminalEditor(io.env),
+    curlOf,
+    async onEffect(effect) {
+      if (effect.type === 'quit') {
+        wiring.onQuit();
+        return;
+      }
+      if (effect.type === 'export-har') {
+        const records = await createCallStore(config.dataDir).list({ limit: Number.MAX_SAFE_INTEGER });
+        const file = join(io.cwd, `median-dev-${new Date().toISOString().replace(/[:.]/g, '-')}.har`);
+        await writeFile(file, `${JSON.stringify(toHar(records.reverse(), { creator: { name: 'median-dev', version: VERSION } }), null, 2)}\n`, { mode: 0o600 });
+        attached.tui.dispatch({ type: 'flash', text: `Wrote ${records.length} calls to ${file}` });
+      }
+    },
+  });
+  // Restore the terminal even when the process dies of an unexpected error.
+  const onCrash = () => restoreTerminal({ input: io.stdin, output: io.stdout });
+  process.once('exit', onCrash);
+  return {
+    tui: attached.tui,
+    async close() {
+      process.off('exit', onCrash);
+      await attached.close();
+    },
+  };
+}
+
+/** The TUI for the daemon in this process. */
+export function attachDaemonTui(daemon: Daemon, io: CliIo, wiring: TuiWiring): () => void {
+  const client: TuiControlClient = {
+    snapshot: daemon.snapshot(),
+    onEvent: (listener) => daemon.events.on(listener),
+    send: (command) => daemon.handleCommand(command),
+    close: () => undefined,
+  };
+  const attached = attachTui(client, io, wiring);
+  return () => void attached.close();
 }

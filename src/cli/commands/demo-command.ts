@@ -93,7 +93,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         traffic = emulator.startTraffic({ intervalMs: 2_000 });
       }
     });
-    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true });
+    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, config });
     if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: median-dev calls --data-dir ${dataDir}`);
   } finally {
     traffic?.stop();

@@ -5,7 +5,7 @@ import { useColor, writeLine, type CliIo } from '../cli-io.js';
 import { eventToJsonLine, eventToLogLine } from '../format-event.js';
 import { createStyle } from '../terminal-style.js';
 import { VERSION } from '../program.js';
-import { attachDaemonTui } from '../attach-tui.js';
+import { attachDaemonTui, type TuiWiring } from '../attach-tui.js';
 
 export function toStartFlags(options: Record<string, unknown>): StartFlags {
   const flags: StartFlags = {};
@@ -42,11 +42,15 @@ export function createCliLogger(io: CliIo, options: { debug: boolean; quiet: boo
  * log lines or the TUI) and closes it on SIGINT/SIGTERM; a second signal
  * exits at once.
  */
-export async function runDaemonInForeground(daemon: Daemon, io: CliIo, mode: { json: boolean; tui: boolean; isDemo?: boolean }): Promise<void> {
+export async function runDaemonInForeground(
+  daemon: Daemon,
+  io: CliIo,
+  mode: { json: boolean; tui: boolean; isDemo?: boolean; config: TuiWiring['config'] },
+): Promise<void> {
   const style = createStyle(useColor(io));
   let detachTui: (() => void) | undefined;
   if (mode.tui) {
-    detachTui = attachDaemonTui(daemon, io, { isDemo: mode.isDemo === true, onQuit: () => void daemon.close() });
+    detachTui = attachDaemonTui(daemon, io, { config: mode.config, isDemo: mode.isDemo === true, onQuit: () => void daemon.close() });
   } else {
     const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
       if (mode.json) {
@@ -92,5 +96,5 @@ export async function runStart(command: string[], options: Record<string, unknow
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
   const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui });
   const daemon = await startDaemon({ config, childCommand: command, baseEnv: io.env, version: VERSION, logger, pid: io.pid });
-  await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui });
+  await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui, config });
 }

@@ -1,8 +1,27 @@
+import { connectToDaemon } from '../../control/index.js';
 import { UserError } from '../../shared/errors.js';
 import type { CliIo } from '../cli-io.js';
+import { attachTui } from '../attach-tui.js';
+import { loadConfig } from '../load-config.js';
 
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
+/** The terminal UI attached to a running daemon (a second terminal, or after --no-tui). */
 export async function runWatch(options: Record<string, unknown>, io: CliIo): Promise<void> {
-  void [io];
-  throw new UserError('not_implemented', 'This command is not built yet.');
+  if (!io.isTTY || !io.isInteractive) {
+    throw new UserError('not_a_terminal', '`median-dev watch` shows a terminal UI, and this is not a terminal.', {
+      hint: 'For scripts, use `median-dev calls --json`, or `median-dev start --json` for live events.',
+    });
+  }
+  const config = await loadConfig(options, io);
+  const client = await connectToDaemon(config.dataDir);
+  await new Promise<void>((resolve) => {
+    const attached = attachTui(client, io, {
+      config,
+      isDemo: client.snapshot.isDemo,
+      onQuit: () => void attached.close().then(resolve),
+    });
+    const unsubscribe = io.onSignal(() => {
+      unsubscribe();
+      void attached.close().then(resolve);
+    });
+  });
 }

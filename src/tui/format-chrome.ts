@@ -1,0 +1,130 @@
+import { plainText, seg, type Color, type StyledLine } from './styled-text.js';
+import { rowCount, type TuiState } from './tui-state.js';
+
+const TUNNEL_COLORS: Record<TuiState['daemon']['tunnel']['state'], Color> = {
+  open: 'green',
+  connecting: 'yellow',
+  down: 'red',
+  closed: 'gray',
+};
+
+function endpointColor(status: string): Color {
+  if (status === 'synced') return 'green';
+  if (status === 'failed' || status === 'sync-failed' || status === 'clash') return 'red';
+  if (status === 'removed') return 'gray';
+  return 'yellow';
+}
+
+const SEPARATOR = seg('  │  ', 'gray');
+
+/** The two header lines: tunnel and URLs; endpoint, child, key, call count, filter. */
+export function headerLines(state: TuiState): StyledLine[] {
+  const { daemon } = state;
+  const first: StyledLine = [seg('median-dev', 'cyan', { bold: true })];
+  if (state.isDemo) first.push(seg(' demo', 'yellow', { bold: true }));
+  first.push(seg('  '));
+  if (!daemon.hasSnapshot) {
+    first.push(seg('waiting for the daemon…', 'gray'));
+  } else {
+    const { tunnel } = daemon;
+    first.push(seg(`● ${tunnel.state}`, TUNNEL_COLORS[tunnel.state]));
+    if (tunnel.url) first.push(seg(` ${tunnel.url}`, undefined, { bold: true }));
+    if (tunnel.reason && tunnel.state !== 'open') first.push(seg(` (${tunnel.reason})`, 'gray'));
+    if (daemon.proxyUrl) first.push(seg(` → ${daemon.proxyUrl}`, 'gray'));
+  }
+
+  const second: StyledLine = [];
+  const { endpoint, child } = daemon;
+  if (endpoint) {
+    second.push(seg('endpoint '), seg(endpoint.status, endpointColor(endpoint.status)));
+    if (endpoint.error) second.push(seg(`: ${endpoint.error}`, 'red'));
+  } else {
+    second.push(seg('endpoint '), seg('none yet', 'gray'));
+  }
+  second.push(SEPARATOR, seg('child '));
+  const childColor: Color = child.state === 'running' ? 'green' : child.state === 'exited' ? 'red' : 'gray';
+  second.push(seg(child.state === 'none' ? 'none' : child.state, childColor));
+  if (child.pid !== undefined && child.state === 'running') second.push(seg(` pid ${child.pid}`, 'gray'));
+  second.push(SEPARATOR, seg(`key ${daemon.keyFingerprint ?? 'not set'}`, daemon.keyFingerprint ? undefined : 'yellow'));
+  second.push(SEPARATOR, seg(`${state.callCount} call${state.callCount === 1 ? '' : 's'}`));
+  if (daemon.recording === 'failing') second.push(SEPARATOR, seg('recording failing', 'red', { bold: true }));
+  const view = state.filter.view;
+  if (view) second.push(SEPARATOR, seg(`filter "${view.filter.text}": ${rowCount(state)} of ${state.records.length}`, 'yellow'));
+  return [first, second];
+}
+
+export function formatHeader(state: TuiState): string {
+  return headerLines(state).map(plainText).join('\n');
+}
+
+function keyHints(hints: [string, string][]): StyledLine {
+  const line: StyledLine = [];
+  for (const [key, label] of hints) line.push(seg(key, 'cyan', { bold: true }), seg(` ${label}  `));
+  return line;
+}
+
+/** The footer: a flash message, the filter being typed, or the keys that work now. */
+export function footerLine(state: TuiState): StyledLine {
+  if (state.overlay?.kind === 'filter-input') {
+    return [seg('/', 'cyan', { bold: true }), seg(state.filter.draft), seg('█', 'gray'), seg('   enter apply · esc clear · tool: verdict: status: sig: is:', 'gray')];
+  }
+  if (state.flash) {
+    const color: Color | undefined = state.flash.level === 'error' ? 'red' : state.flash.level === 'warn' ? 'yellow' : 'green';
+    return [seg(state.flash.text, color, { bold: state.flash.level !== 'info' })];
+  }
+  const hints: [string, string][] =
+    state.focus === 'detail' ? [['↑↓', 'scroll'], ['esc', 'back']] : [['↑↓', 'move'], ['⏎', 'details']];
+  hints.push(['r', 'replay'], ['R', 'new id'], ['e', 'edit'], ['/', 'filter'], ['?', 'help'], ['q', 'quit']);
+  if (state.isDemo) hints.push(['h', 'hostname change']);
+  hints.push(['c', 'curl'], ['x', 'HAR'], ['s', 'sync'], ['d', 'diagnostics']);
+  return keyHints(hints);
+}
+
+export const HELP_LINES: readonly string[] = [
+  '↑ ↓  j k        move (the newest call stays selected until you move)',
+  'PgUp PgDn       move a page',
+  'g Home / G End  newest (follow) / oldest',
+  'Enter / Esc     read the selected call / back to the list',
+  'r               replay the selected call (same toolCallId)',
+  'R               replay it with a new toolCallId',
+  'e               edit its input, then replay it (new toolCallId)',
+  '                risk reviewed/high asks first: y to send',
+  '/               filter: words match anywhere; tool:x verdict:refused',
+  '                status:5xx sig:invalid risk:high is:replay, -word negates',
+  'c               copy the call as curl',
+  'x               export the calls as HAR',
+  's               ask Median to sync the endpoint',
+  'd               send a diagnostics call',
+  'h               (demo) simulate a tunnel hostname change',
+  '?               this help',
+  'q  Ctrl-C       quit',
+];
+
+/** The box drawn over the screen, if any: its title and lines. */
+export function overlayContent(state: TuiState): { title: string; lines: StyledLine[] } | null {
+  const overlay = state.overlay;
+  if (!overlay || overlay.kind === 'filter-input') return null;
+  switch (overlay.kind) {
+    case 'help':
+      return { title: 'Keys', lines: [...HELP_LINES.map((line) => [seg(line)]), [], [seg('any key closes this', 'gray')]] };
+    case 'confirm-replay': {
+      const { record, command } = overlay;
+      return {
+        title: 'Replay?',
+        lines: [
+          [seg('Replay '), seg(record.tool ?? '?', undefined, { bold: true }), seg(` (${command.toolCallId})`, 'gray')],
+          [seg(record.risk ? `Its risk is ${record.risk}: the tool runs again for real.` : 'The daemon says its risk needs a yes: the tool runs again for real.', 'yellow')],
+          [seg(command.newId ? 'It is sent with a new toolCallId.' : 'It is sent with the same toolCallId (your idempotency key).', 'gray')],
+          [],
+          [seg('y', 'cyan', { bold: true }), seg(' replay   '), seg('n', 'cyan', { bold: true }), seg('/'), seg('esc', 'cyan', { bold: true }), seg(' cancel')],
+        ],
+      };
+    }
+    case 'text':
+      return { title: overlay.title, lines: [...overlay.lines.map((line) => [seg(line)]), [], [seg('any key closes this', 'gray')]] };
+    default: {
+      const never: never = overlay;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { CallRecord, SignatureStatus, VerdictKind } from '../median/index.js';
+import { fit, fitLine, plainText, seg, type Color, type Segment, type StyledLine } from './styled-text.js';
+
+/** Fixed columns: time 8, status 4, verdict 15, ms 7, signature 1, replay 1, and the gaps. */
+const FIXED_WIDTH = 8 + 1 + 1 + 4 + 1 + 15 + 1 + 7 + 1 + 1 + 1 + 1;
+const STATUS_WIDTH = 4;
+const VERDICT_WIDTH = 15;
+const MS_WIDTH = 7;
+
+/** How wide the tool column (and, on wide screens, the call id column) is. */
+export function rowColumns(width: number): { tool: number; callId: number } {
+  const rest = Math.max(1, width - FIXED_WIDTH);
+  if (rest < 44) return { tool: rest, callId: 0 };
+  // A call id is `call_` + 32 hex: 37 columns show it whole; the tool gets the rest (up to 48).
+  const callId = Math.min(37, rest - 13);
+  return { tool: Math.min(48, rest - callId - 1), callId };
+}
+
+export function verdictColor(kind: VerdictKind): Color {
+  switch (kind) {
+    case 'answered':
+      return 'green';
+    case 'refused':
+    case 'unknown-outcome':
+      return 'yellow';
+    case 'threw':
+    case 'invalid-input':
+      return 'magenta';
+    case 'not-answering':
+      return 'red';
+    default: {
+      const never: never = kind;
+      return never;
+    }
+  }
+}
+
+export function statusColor(status: number | undefined): Color {
+  if (status === undefined) return 'red';
+  if (status < 300) return 'green';
+  if (status < 500) return 'yellow';
+  return 'red';
+}
+
+export function signatureMark(signature: SignatureStatus): Segment {
+  if (signature === 'valid') return seg('✓', 'green');
+  if (signature === 'unchecked') return seg('·', 'gray');
+  return seg('✗', 'red');
+}
+
+/** `HH:MM:SS` in local time. */
+export function formatClock(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '--:--:--';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
+
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return '—';
+  return ms < 100_000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 1000)}s`;
+}
+
+/** One list row, exactly `width` columns: time, tool, [call id], status, verdict, ms, ✓/✗, ↻. */
+export function formatRowSegments(record: CallRecord, width: number): StyledLine {
+  const columns = rowColumns(width);
+  const status = record.response?.status;
+  const isToolCall = record.kind === 'tool-call';
+  const toolText = isToolCall ? (record.tool ?? '?') : `(${record.kind})`;
+  const line: StyledLine = [
+    seg(fit(formatClock(record.receivedAt), 8), 'gray'),
+    seg(' '),
+    seg(fit(toolText, columns.tool), isToolCall ? undefined : 'gray', { bold: isToolCall }),
+    seg(' '),
+  ];
+  if (columns.callId > 0) line.push(seg(fit(record.toolCallId, columns.callId), 'gray'), seg(' '));
+  line.push(
+    seg(fit(status === undefined ? '—' : String(status), STATUS_WIDTH), statusColor(status)),
+    seg(' '),
+    seg(fit(record.verdict.kind, VERDICT_WIDTH), verdictColor(record.verdict.kind)),
+    seg(' '),
+    seg(fit(formatDuration(record.durationMs), MS_WIDTH, 'right'), (record.durationMs ?? 0) >= 8000 ? 'yellow' : undefined),
+    seg(' '),
+    signatureMark(record.signature),
+    seg(' '),
+    record.replayOf ? seg('↻', 'cyan') : seg(' '),
+  );
+  return fitLine(line, width);
+}
+
+export function formatRow(record: CallRecord, width: number): string {
+  return plainText(formatRowSegments(record, width));
+}
+
+/** The column titles above the rows. */
+export function columnTitles(width: number): StyledLine {
+  const columns = rowColumns(width);
+  let text = `${fit('TIME', 8)} ${fit('TOOL', columns.tool)} `;
+  if (columns.callId > 0) text += `${fit('CALL ID', columns.callId)} `;
+  text += `${fit('HTTP', STATUS_WIDTH)} ${fit('VERDICT', VERDICT_WIDTH)} ${fit('MS', MS_WIDTH, 'right')} ✓ ↻`;
+  return fitLine([seg(text, 'gray', { bold: true })], width);
+}

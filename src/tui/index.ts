@@ -1,0 +1,28 @@
+// The public face of src/tui: the terminal UI for live tool calls.
+export {
+  reduce,
+  initialState,
+  visibleRows,
+  selectedRecord,
+  layoutOf,
+  formatRow,
+  formatDetail,
+  formatHeader,
+  recordFromCallEvent,
+  type TuiState,
+  type TuiOverlay,
+  type TuiLayout,
+  type VisibleRow,
+  type Flash,
+  type DaemonInfo,
+  type TuiAction,
+  type TuiEffect,
+  type TuiKey,
+  type TuiResult,
+} from './view-model.js';
+export { parseFilter, recordMatches, type RecordFilter } from './record-filter.js';
+export { formatCurl } from './curl-command.js';
+export { editableInputOf } from './format-detail.js';
+export { startTui, type Tui, type TuiOptions } from './start-tui.js';
+export { attachTuiToControl, type TuiControlClient, type AttachTuiOptions, type AttachedTui } from './attach-to-control.js';
+export { restoreTerminal, TERMINAL_RESTORE_SEQUENCE } from './terminal-restore.js';

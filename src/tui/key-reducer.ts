@@ -1,0 +1,204 @@
+import type { CallRecord } from '../median/index.js';
+import { formatCurl } from './curl-command.js';
+import { editableInputOf } from './format-detail.js';
+import { buildFilteredView, parseFilter } from './record-filter.js';
+import { keepSelectionIfShown, relayout, scrollDetail, selectRow, withFlash } from './selection.js';
+import type { TuiEffect, TuiKey, TuiResult } from './tui-actions.js';
+import { layoutOf, rowCount, selectedRecord, selectedRow, type ReplayCommand, type TuiState } from './tui-state.js';
+
+const none = (state: TuiState): TuiResult => ({ state, effects: [] });
+const withEffect = (state: TuiState, effect: TuiEffect): TuiResult => ({ state, effects: [effect] });
+
+/** Risk `reviewed`/`high` re-runs something a person approved: ask first. */
+export function needsConfirmation(record: CallRecord): boolean {
+  return record.risk === 'reviewed' || record.risk === 'high';
+}
+
+function callLabel(record: CallRecord, command: ReplayCommand): string {
+  return `${record.tool ?? 'call'} (${command.newId ? 'new id' : command.toolCallId})`;
+}
+
+/** Sends a replay, or asks first when the record's risk needs a yes. */
+export function requestReplay(state: TuiState, record: CallRecord, command: ReplayCommand): TuiResult {
+  if (needsConfirmation(record) && command.confirmed !== true) {
+    return none({ ...state, overlay: { kind: 'confirm-replay', command, record } });
+  }
+  return withEffect(withFlash(state, `↻ Replaying ${callLabel(record, command)}…`), { type: 'send', command });
+}
+
+function replayable(state: TuiState): { record: CallRecord } | { problem: TuiResult } {
+  const record = selectedRecord(state);
+  if (!record) return { problem: none(withFlash(state, 'No call selected yet.', 'warn')) };
+  if (record.kind !== 'tool-call' || record.toolCallId === '') {
+    return { problem: none(withFlash(state, `Only tool calls can be replayed; this is a ${record.kind} request.`, 'warn')) };
+  }
+  return { record };
+}
+
+function replayKey(state: TuiState, isNewId: boolean): TuiResult {
+  const found = replayable(state);
+  if ('problem' in found) return found.problem;
+  const command: ReplayCommand = { command: 'replay', toolCallId: found.record.toolCallId };
+  if (isNewId) command.newId = true;
+  return requestReplay(state, found.record, command);
+}
+
+function editKey(state: TuiState): TuiResult {
+  const found = replayable(state);
+  if ('problem' in found) return found.problem;
+  if (editableInputOf(found.record) === undefined) return none(withFlash(state, 'This call has no input to edit.', 'warn'));
+  return withEffect(state, { type: 'edit-input', record: found.record });
+}
+
+export function applyFilter(state: TuiState, text: string): TuiState {
+  const filter = parseFilter(text);
+  const view = filter ? buildFilteredView(filter, state.records) : null;
+  const filtered = keepSelectionIfShown({ ...state, overlay: null, filter: { draft: filter?.text ?? '', view } });
+  const next = relayout({ ...filtered, viewport: { ...filtered.viewport, top: filtered.selection === 'follow' ? 0 : filtered.viewport.top } });
+  if (!view) return withFlash(next, state.filter.view ? 'Filter cleared.' : 'No filter.');
+  const shown = rowCount(next);
+  return withFlash(next, `Filter "${view.filter.text}": ${shown} of ${state.records.length} calls.`, shown === 0 ? 'warn' : 'info');
+}
+
+function filterInputKey(state: TuiState, key: TuiKey): TuiResult {
+  switch (key) {
+    case 'enter':
+      return none(applyFilter(state, state.filter.draft));
+    case 'escape':
+      return none(applyFilter(state, ''));
+    case 'backspace':
+      return none({ ...state, filter: { ...state.filter, draft: state.filter.draft.slice(0, -1) } });
+    case 'C-u':
+      return none({ ...state, filter: { ...state.filter, draft: '' } });
+    default:
+      if (key.length === 1 && key >= ' ') return none({ ...state, filter: { ...state.filter, draft: state.filter.draft + key } });
+      return none(state);
+  }
+}
+
+function confirmKey(state: TuiState, key: TuiKey): TuiResult {
+  const overlay = state.overlay;
+  if (overlay?.kind !== 'confirm-replay') return none(state);
+  if (key === 'y' || key === 'Y') {
+    return requestReplay({ ...state, overlay: null }, overlay.record, { ...overlay.command, confirmed: true });
+  }
+  if (key === 'n' || key === 'N' || key === 'escape' || key === 'q') {
+    return none(withFlash({ ...state, overlay: null }, 'Replay cancelled: nothing sent.'));
+  }
+  return none(state);
+}
+
+function focus(state: TuiState, to: TuiState['focus']): TuiState {
+  return to === state.focus ? state : relayout({ ...state, focus: to, detailScroll: 0 });
+}
+
+/** Movement in the list: rows, pages, newest (follow) and oldest. */
+function listMove(state: TuiState, key: TuiKey): TuiState | undefined {
+  const row = selectedRow(state) ?? 0;
+  const page = Math.max(1, state.viewport.height - 1);
+  switch (key) {
+    case 'up':
+    case 'k':
+      return selectRow(state, row - 1);
+    case 'down':
+    case 'j':
+      return selectRow(state, row + 1);
+    case 'pageup':
+      return selectRow(state, row - page);
+    case 'pagedown':
+      return selectRow(state, row + page);
+    case 'home':
+    case 'g':
+      return selectRow(state, 0);
+    case 'end':
+    case 'G':
+      return selectRow(state, rowCount(state) - 1);
+    default:
+      return undefined;
+  }
+}
+
+/** Scrolling in the detail pane. */
+function detailMove(state: TuiState, key: TuiKey): TuiState | undefined {
+  const page = Math.max(1, layoutOf(state.width, state.height, state.focus).detailRows - 1);
+  switch (key) {
+    case 'up':
+    case 'k':
+      return scrollDetail(state, state.detailScroll - 1);
+    case 'down':
+    case 'j':
+      return scrollDetail(state, state.detailScroll + 1);
+    case 'pageup':
+      return scrollDetail(state, state.detailScroll - page);
+    case 'pagedown':
+      return scrollDetail(state, state.detailScroll + page);
+    case 'home':
+    case 'g':
+      return scrollDetail(state, 0);
+    case 'end':
+    case 'G':
+      return scrollDetail(state, Number.MAX_SAFE_INTEGER);
+    default:
+      return undefined;
+  }
+}
+
+/** Keys that act the same in the list and the detail pane. */
+function commandKey(state: TuiState, key: TuiKey): TuiResult {
+  switch (key) {
+    case 'enter':
+      return none(focus(state, state.focus === 'list' ? 'detail' : 'list'));
+    case 'escape':
+      if (state.focus === 'detail') return none(focus(state, 'list'));
+      return none(state.filter.view ? applyFilter(state, '') : state);
+    case 'r':
+      return replayKey(state, false);
+    case 'R':
+      return replayKey(state, true);
+    case 'e':
+      return editKey(state);
+    case '/':
+      return none({ ...state, overlay: { kind: 'filter-input' }, filter: { ...state.filter, draft: state.filter.view?.filter.text ?? '' } });
+    case 'c': {
+      const record = selectedRecord(state);
+      if (!record) return none(withFlash(state, 'No call selected yet.', 'warn'));
+      return withEffect(state, { type: 'copy-curl', record, text: formatCurl(record, state.daemon.proxyUrl) });
+    }
+    case 'x':
+      return withEffect(withFlash(state, 'Exporting the calls as HAR…'), { type: 'export-har' });
+    case 's':
+      return withEffect(withFlash(state, 'Asking Median to sync the endpoint…'), { type: 'send', command: { command: 'sync' } });
+    case 'd':
+      return withEffect(withFlash(state, 'Sending a diagnostics call…'), { type: 'send', command: { command: 'diagnostics' } });
+    case 'h':
+      if (!state.isDemo) return none(withFlash(state, '`h` simulates a hostname change in `median-dev demo` only.', 'warn'));
+      return withEffect(withFlash(state, 'Simulating a tunnel hostname change…'), {
+        type: 'send',
+        command: { command: 'simulate-hostname-change' },
+      });
+    case '?':
+      return none({ ...state, overlay: { kind: 'help' } });
+    case 'q':
+      return withEffect(withFlash(state, 'Quitting…'), { type: 'quit' });
+    default:
+      return none(state);
+  }
+}
+
+export function reduceKey(previous: TuiState, key: TuiKey): TuiResult {
+  if (key === 'C-c') return withEffect({ ...previous, overlay: null, flash: { text: 'Quitting…', level: 'info' } }, { type: 'quit' });
+  const state = previous.flash ? { ...previous, flash: null } : previous;
+  switch (state.overlay?.kind) {
+    case 'help':
+    case 'text':
+      return none({ ...state, overlay: null });
+    case 'confirm-replay':
+      return confirmKey(state, key);
+    case 'filter-input':
+      return filterInputKey(state, key);
+    default: {
+      const moved = state.focus === 'detail' ? detailMove(state, key) : listMove(state, key);
+      return moved ? none(moved) : commandKey(state, key);
+    }
+  }
+}

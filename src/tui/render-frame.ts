@@ -1,0 +1,91 @@
+import { footerLine, headerLines, overlayContent } from './format-chrome.js';
+import { detailLinesOf } from './format-detail.js';
+import { columnTitles, formatRowSegments } from './format-row.js';
+import { fitLine, invert, lineWidth, seg, type StyledLine } from './styled-text.js';
+import { layoutOf, rowCount, selectedRecord, visibleRows, type TuiState } from './tui-state.js';
+
+export type PanelName = 'header' | 'list' | 'detail' | 'footer';
+
+export interface Panel {
+  name: PanelName;
+  top: number;
+  height: number;
+  /** Drawn with a line border (list and detail); `lines` fit inside it. */
+  hasBorder: boolean;
+  label?: string;
+  isFocused: boolean;
+  lines: StyledLine[];
+}
+
+export interface OverlayPanel {
+  title: string;
+  width: number;
+  height: number;
+  lines: StyledLine[];
+}
+
+/** Everything on screen, as data: what the adapter draws, cell for cell. */
+export interface Frame {
+  width: number;
+  height: number;
+  panels: Panel[];
+  overlay: OverlayPanel | null;
+}
+
+function emptyListLines(state: TuiState, width: number): StyledLine[] {
+  if (state.filter.view) {
+    return [fitLine([seg(`No call matches "${state.filter.view.filter.text}". Esc clears the filter.`, 'gray')], width)];
+  }
+  const where = state.daemon.toolsUrl ? ` to ${state.daemon.toolsUrl}` : '';
+  return [fitLine([seg(`Waiting for calls… Median's calls${where} show up here.`, 'gray')], width)];
+}
+
+function listPanel(state: TuiState, top: number, height: number, width: number): Panel {
+  const lines: StyledLine[] = [columnTitles(width)];
+  const rows = visibleRows(state);
+  for (const row of rows) {
+    const line = formatRowSegments(row.record, width);
+    lines.push(row.isSelected ? invert(line) : line);
+  }
+  if (rows.length === 0 && height > 3) lines.push(...emptyListLines(state, width));
+  const count = rowCount(state);
+  let label = ` Calls ${count === 0 ? '' : `${Math.min(count, state.viewport.top + 1)}–${Math.min(count, state.viewport.top + state.viewport.height)} of ${count} `}`;
+  if (state.selection === 'follow') label += '· following newest ';
+  else if (state.viewport.top > 0) label += `· ▲ ${state.viewport.top} newer (g: follow) `;
+  return { name: 'list', top, height, hasBorder: true, label, isFocused: state.focus === 'list', lines };
+}
+
+function detailPanel(state: TuiState, top: number, height: number, width: number, rows: number): Panel {
+  const record = selectedRecord(state);
+  const panel: Panel = { name: 'detail', top, height, hasBorder: true, label: ' Detail ', isFocused: state.focus === 'detail', lines: [] };
+  if (!record) return panel;
+  const all = detailLinesOf(record, width);
+  panel.lines = all.slice(state.detailScroll, state.detailScroll + rows).map((line) => fitLine(line, width));
+  if (all.length > rows) {
+    panel.label = ` Detail ${state.detailScroll + 1}–${Math.min(all.length, state.detailScroll + rows)} of ${all.length} lines ${state.focus === 'detail' ? '' : '(⏎ to scroll) '}`;
+  }
+  return panel;
+}
+
+function overlayPanel(state: TuiState): OverlayPanel | null {
+  const content = overlayContent(state);
+  if (!content) return null;
+  const maxWidth = Math.max(10, state.width - 4);
+  const inner = Math.min(maxWidth - 4, Math.max(content.title.length + 4, ...content.lines.map(lineWidth)));
+  const height = Math.min(Math.max(3, state.height - 2), content.lines.length + 2);
+  const lines = content.lines.slice(0, Math.max(0, height - 2)).map((line) => fitLine(line, inner));
+  return { title: ` ${content.title} `, width: inner + 4, height, lines };
+}
+
+/** The frame for a state: only the rows in the viewport and the detail lines in view. */
+export function renderFrame(state: TuiState): Frame {
+  const layout = layoutOf(state.width, state.height, state.focus);
+  const inner = layout.innerWidth;
+  const panels: Panel[] = [
+    { name: 'header', top: layout.header.top, height: layout.header.height, hasBorder: false, isFocused: false, lines: headerLines(state).map((line) => fitLine(line, state.width)) },
+  ];
+  if (layout.list.height > 0) panels.push(listPanel(state, layout.list.top, layout.list.height, inner));
+  if (layout.detail.height > 0) panels.push(detailPanel(state, layout.detail.top, layout.detail.height, inner, layout.detailRows));
+  panels.push({ name: 'footer', top: layout.footer.top, height: layout.footer.height, hasBorder: false, isFocused: false, lines: [fitLine(footerLine(state), state.width)] });
+  return { width: state.width, height: state.height, panels, overlay: overlayPanel(state) };
+}

@@ -1,0 +1,189 @@
+import type { Readable, Writable } from 'node:stream';
+import blessed from 'blessed';
+import { keyName, type RawKey } from './key-names.js';
+import type { Frame, PanelName } from './render-frame.js';
+import type { StyledLine } from './styled-text.js';
+import type { TuiKey } from './tui-actions.js';
+
+/**
+ * The one file that imports blessed: it draws a Frame (plain data from
+ * render-frame.ts) and reports keys and resizes. Nothing here decides what
+ * is on screen.
+ */
+export interface TerminalScreenOptions {
+  input: Readable;
+  output: Writable;
+  /** Size to use when the output does not report one (a PassThrough in tests). */
+  width?: number;
+  height?: number;
+  /** Terminal type (`xterm-256color`); left out, blessed uses its default. */
+  terminal?: string;
+  /** Draw ✓ ✗ ↻ as they are (default true); false falls back to what the terminfo says. */
+  isUnicode?: boolean;
+}
+
+export interface TerminalScreen {
+  readonly width: number;
+  readonly height: number;
+  draw(frame: Frame): void;
+  onKey(listener: (key: TuiKey) => void): void;
+  onResize(listener: (width: number, height: number) => void): void;
+  /** Hands the terminal back (normal screen, cooked mode) until the returned function is called. */
+  suspend(): () => void;
+  /** Writes a control sequence that draws nothing (OSC 52), tmux-wrapped when needed. */
+  writeControl(sequence: string): void;
+  /** The characters on screen, one string a row (what the last draw left). */
+  text(): string[];
+  /** Leaves the alternate screen, shows the cursor, restores the input mode. Idempotent. */
+  destroy(): void;
+}
+
+type Cell = [number, string];
+
+const PANEL_NAMES: PanelName[] = ['header', 'list', 'detail', 'footer'];
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Recorded text is untrusted: control characters (an ESC in a body) must not reach the terminal. */
+function escapeTags(text: string): string {
+  return text.replace(CONTROL_CHARS, '\ufffd').replace(/[{}]/g, (brace) => (brace === '{' ? '{open}' : '{close}'));
+}
+
+/** A styled line in blessed's tag markup. */
+function toTags(line: StyledLine): string {
+  let out = '';
+  for (const segment of line) {
+    let open = '';
+    let close = '';
+    if (segment.fg) {
+      open += `{${segment.fg}-fg}`;
+      close = `{/${segment.fg}-fg}` + close;
+    }
+    if (segment.bold) {
+      open += '{bold}';
+      close = '{/bold}' + close;
+    }
+    if (segment.inverse) {
+      open += '{inverse}';
+      close = '{/inverse}' + close;
+    }
+    out += open + escapeTags(segment.text) + close;
+  }
+  return out;
+}
+
+export function createTerminalScreen(options: TerminalScreenOptions): TerminalScreen {
+  const screen = blessed.screen({
+    // @types/blessed has input and output swapped; these are the streams blessed reads and writes.
+    input: options.input as unknown as Writable,
+    output: options.output as unknown as Readable,
+    ...(options.terminal ? { terminal: options.terminal } : {}),
+    smartCSR: true,
+    autoPadding: false,
+    warnings: false,
+    forceUnicode: options.isUnicode ?? true,
+    fullUnicode: false,
+    title: 'median-dev',
+  });
+  const program = screen.program as unknown as {
+    cols: number;
+    rows: number;
+    pause(): () => void;
+    _twrite(text: string): void;
+    flush(): void;
+  };
+  const output = options.output as Writable & { columns?: number; rows?: number };
+  if (!output.columns && options.width) program.cols = options.width;
+  if (!output.rows && options.height) program.rows = options.height;
+  if (!output.columns || !output.rows) screen.alloc();
+
+  const boxes = new Map<PanelName, blessed.Widgets.BoxElement>();
+  for (const name of PANEL_NAMES) {
+    boxes.set(
+      name,
+      blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, wrap: false, border: name === 'list' || name === 'detail' ? { type: 'line' } : undefined, style: { border: { fg: 'gray' } } } as blessed.Widgets.BoxOptions),
+    );
+  }
+  const overlay = blessed.box({ parent: screen, top: 'center', left: 'center', width: 10, height: 3, tags: true, wrap: false, hidden: true, border: { type: 'line' }, style: { border: { fg: 'cyan' } } } as blessed.Widgets.BoxOptions);
+  let isDestroyed = false;
+  /** Set while suspended: gives the terminal back to blessed. */
+  let resumeProgram: (() => void) | undefined;
+
+  return {
+    get width() {
+      return screen.width as number;
+    },
+    get height() {
+      return screen.height as number;
+    },
+    draw(frame) {
+      if (isDestroyed) return;
+      const shown = new Set<PanelName>();
+      for (const panel of frame.panels) {
+        const box = boxes.get(panel.name);
+        if (!box) continue;
+        shown.add(panel.name);
+        box.top = panel.top;
+        box.height = panel.height;
+        box.show();
+        if (panel.hasBorder) {
+          box.setLabel(panel.label ?? '');
+          box.style.border = { fg: panel.isFocused ? 'cyan' : 'gray' };
+        }
+        box.setContent(panel.lines.map(toTags).join('\n'));
+      }
+      for (const [name, box] of boxes) if (!shown.has(name)) box.hide();
+      if (frame.overlay) {
+        overlay.width = frame.overlay.width;
+        overlay.height = frame.overlay.height;
+        overlay.setLabel(frame.overlay.title);
+        overlay.setContent(frame.overlay.lines.map((line) => ` ${toTags(line)} `).join('\n'));
+        overlay.show();
+        overlay.setFront();
+      } else {
+        overlay.hide();
+      }
+      screen.render();
+    },
+    onKey(listener) {
+      screen.on('keypress', (ch: string | undefined, key: RawKey | undefined) => {
+        const name = keyName(ch, key);
+        if (name !== undefined) listener(name);
+      });
+    },
+    onResize(listener) {
+      screen.on('resize', () => listener(screen.width as number, screen.height as number));
+    },
+    suspend() {
+      if (isDestroyed || resumeProgram) return () => undefined;
+      const resume = program.pause();
+      resumeProgram = resume;
+      return () => {
+        if (resumeProgram !== resume || isDestroyed) return;
+        resumeProgram = undefined;
+        resume();
+        screen.alloc();
+        screen.render();
+      };
+    },
+    writeControl(sequence) {
+      if (isDestroyed) return;
+      program._twrite(sequence);
+      program.flush();
+    },
+    text() {
+      const lines = (screen as unknown as { lines: Cell[][] }).lines;
+      return lines.map((row) => row.map((cell) => cell[1]).join(''));
+    },
+    destroy() {
+      if (isDestroyed) return;
+      isDestroyed = true;
+      // pause() swapped the output's write for a no-op: put it back before leaving.
+      const resume = resumeProgram;
+      resumeProgram = undefined;
+      resume?.();
+      screen.destroy();
+    },
+  };
+}

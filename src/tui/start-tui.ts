@@ -1,0 +1,194 @@
+import type { Readable, Writable } from 'node:stream';
+import type { CallRecord } from '../median/index.js';
+import { editableInputOf } from './format-detail.js';
+import { renderFrame } from './render-frame.js';
+import { createTerminalScreen, type TerminalScreen } from './screen.js';
+import { osc52, restoreTerminal } from './terminal-restore.js';
+import type { TuiAction, TuiEffect } from './tui-actions.js';
+import { initialState, type TuiState } from './tui-state.js';
+import { reduce } from './view-model.js';
+
+export interface TuiOptions {
+  /** A real TTY, or PassThrough streams (with columns/rows/isTTY set) in tests. */
+  input: Readable;
+  output: Writable;
+  /** Size when the output does not report one. */
+  width?: number;
+  height?: number;
+  isDemo?: boolean;
+  /** Terminal type, e.g. from TERM; left out, blessed picks. */
+  terminal?: string;
+  /** Draw ✓ ✗ ↻ as they are (default true). */
+  isUnicode?: boolean;
+  /**
+   * Effects the TUI cannot carry out itself: `send`, `quit`, `export-har`.
+   * (`copy`, `copy-curl` and `edit-input` are handled here.) A rejection is
+   * shown as an error in the footer.
+   */
+  onEffect(effect: TuiEffect): void | Promise<void>;
+  /** Opens a text in the user's editor ($EDITOR, chosen by the caller); undefined = cancelled. */
+  editor?: { open(text: string): Promise<string | undefined> };
+  /** A better curl for `c` (e.g. re-signed with a fresh timestamp); default: the recorded request. */
+  curlOf?(record: CallRecord): string | Promise<string>;
+  /** At most one redraw per this many ms (default 50). */
+  redrawIntervalMs?: number;
+  now?: () => number;
+}
+
+export interface Tui {
+  dispatch(action: TuiAction): void;
+  /** The current view model state. */
+  readonly state: TuiState;
+  /** The characters on screen, one string a row, after drawing anything pending. */
+  screenText(): string[];
+  /**
+   * For crash handlers: synchronously closes the TUI, falling back to the raw
+   * restore sequence if the screen cannot be torn down properly.
+   */
+  restoreTerminal(): void;
+  /** Idempotent: restores the terminal (normal screen, cursor, input mode), removes listeners, stops the redraw timer. */
+  close(): void;
+}
+
+export function startTui(options: TuiOptions): Tui {
+  const now = options.now ?? (() => performance.now());
+  const interval = options.redrawIntervalMs ?? 50;
+  const screen: TerminalScreen = createTerminalScreen({
+    input: options.input,
+    output: options.output,
+    ...(options.width !== undefined ? { width: options.width } : {}),
+    ...(options.height !== undefined ? { height: options.height } : {}),
+    ...(options.terminal !== undefined ? { terminal: options.terminal } : {}),
+    ...(options.isUnicode !== undefined ? { isUnicode: options.isUnicode } : {}),
+  });
+  let state = initialState({ isDemo: options.isDemo ?? false, width: screen.width, height: screen.height });
+  let isClosed = false;
+  let isSuspended = false;
+  let isDirty = true;
+  let lastDraw = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | undefined;
+
+  const drawNow = (): void => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    if (isClosed || isSuspended || !isDirty) return;
+    isDirty = false;
+    lastDraw = now();
+    screen.draw(renderFrame(state));
+  };
+
+  const requestDraw = (): void => {
+    isDirty = true;
+    if (isClosed || isSuspended || timer) return;
+    const wait = lastDraw + interval - now();
+    if (wait <= 0) {
+      drawNow();
+      return;
+    }
+    timer = setTimeout(drawNow, wait);
+    timer.unref();
+  };
+
+  const flashError = (prefix: string, error: unknown): void => {
+    dispatch({ type: 'flash', level: 'error', text: `${prefix}: ${error instanceof Error ? error.message : String(error)}` });
+  };
+
+  const copy = (text: string): void => {
+    screen.writeControl(osc52(text));
+  };
+
+  const editInput = async (record: CallRecord): Promise<void> => {
+    const text = editableInputOf(record);
+    if (text === undefined) return;
+    if (!options.editor) {
+      dispatch({ type: 'flash', level: 'warn', text: 'No editor is set: set $VISUAL or $EDITOR to edit an input.' });
+      return;
+    }
+    isSuspended = true;
+    const resume = screen.suspend();
+    let edited: string | undefined;
+    try {
+      edited = await options.editor.open(text);
+    } finally {
+      isSuspended = false;
+      resume();
+      requestDraw();
+    }
+    dispatch({ type: 'input-edited', record, text: edited });
+  };
+
+  const run = async (effect: TuiEffect): Promise<void> => {
+    switch (effect.type) {
+      case 'copy':
+        copy(effect.text);
+        dispatch({ type: 'flash', text: 'Copied to the clipboard.' });
+        return;
+      case 'copy-curl': {
+        const text = options.curlOf ? await options.curlOf(effect.record) : effect.text;
+        copy(text);
+        dispatch({ type: 'show-text', title: 'curl (copied to the clipboard if your terminal allows OSC 52)', text });
+        return;
+      }
+      case 'edit-input':
+        return editInput(effect.record);
+      case 'send':
+      case 'quit':
+      case 'export-har':
+        return options.onEffect(effect);
+      default: {
+        const never: never = effect;
+        return never;
+      }
+    }
+  };
+
+  function dispatch(action: TuiAction): void {
+    if (isClosed) return;
+    const result = reduce(state, action);
+    if (result.state !== state) {
+      state = result.state;
+      requestDraw();
+    }
+    for (const effect of result.effects) {
+      try {
+        run(effect).catch((error: unknown) => flashError(effect.type, error));
+      } catch (error) {
+        flashError(effect.type, error);
+      }
+    }
+  }
+
+  screen.onKey((key) => dispatch({ type: 'key', key }));
+  screen.onResize((width, height) => dispatch({ type: 'resize', width, height }));
+  drawNow();
+
+  const close = (): void => {
+    if (isClosed) return;
+    isClosed = true;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    screen.destroy();
+  };
+
+  return {
+    dispatch,
+    get state() {
+      return state;
+    },
+    screenText() {
+      drawNow();
+      return screen.text();
+    },
+    restoreTerminal() {
+      try {
+        close();
+      } catch {
+        // blessed could not tear down (a crash inside it): write the restore sequence ourselves.
+        restoreTerminal({ input: options.input, output: options.output });
+      }
+    },
+    close,
+  };
+}

@@ -1,0 +1,191 @@
+import type { CallRecord } from '../median/index.js';
+import type { ControlCommand, DaemonSnapshot } from '../shared/index.js';
+import { matchPosition, type FilteredView } from './record-filter.js';
+import { RecordList } from './record-list.js';
+
+/** What the header shows: the daemon's state, from the snapshot and events. */
+export interface DaemonInfo {
+  hasSnapshot: boolean;
+  version: string | null;
+  proxyUrl: string | null;
+  tunnel: DaemonSnapshot['tunnel'];
+  toolsUrl: string | null;
+  endpoint: DaemonSnapshot['endpoint'];
+  child: DaemonSnapshot['child'];
+  keyFingerprint: string | null;
+  recording: 'ok' | 'failing';
+}
+
+export type ReplayCommand = Extract<ControlCommand, { command: 'replay' }>;
+
+export type TuiOverlay =
+  | { kind: 'help' }
+  /** Risk `reviewed`/`high`: `y` sends `command` (with `confirmed: true`). */
+  | { kind: 'confirm-replay'; command: ReplayCommand; record: CallRecord }
+  /** Typing a filter: `filter.draft` holds the text. */
+  | { kind: 'filter-input' }
+  /** A text to read (the curl command): any key closes it. */
+  | { kind: 'text'; title: string; lines: string[] };
+
+export interface Flash {
+  text: string;
+  level: 'info' | 'warn' | 'error';
+}
+
+export interface TuiState {
+  isDemo: boolean;
+  width: number;
+  height: number;
+  daemon: DaemonInfo;
+  /** Every known record, oldest first (the list shows newest on top). */
+  records: RecordList;
+  /** Calls the daemon has recorded (may exceed the records the TUI holds). */
+  callCount: number;
+  filter: { draft: string; view: FilteredView | null };
+  /** `follow`: the newest row stays selected (tail -f); else a record index. */
+  selection: 'follow' | number;
+  focus: 'list' | 'detail';
+  overlay: TuiOverlay | null;
+  flash: Flash | null;
+  /** `top`: the first list row drawn (row 0 = newest); `height`: rows drawn. */
+  viewport: { top: number; height: number };
+  detailScroll: number;
+}
+
+export interface Box {
+  top: number;
+  height: number;
+}
+
+/** Where each part of the screen goes. The list and detail boxes have borders. */
+export interface TuiLayout {
+  header: Box;
+  list: Box;
+  detail: Box;
+  footer: Box;
+  /** Call rows the list shows (inside the border, under the column titles). */
+  listRows: number;
+  /** Lines the detail pane shows, and their width. */
+  detailRows: number;
+  innerWidth: number;
+}
+
+const HEADER_HEIGHT = 2;
+const FOOTER_HEIGHT = 1;
+/** Below this body height the list and detail share the screen by focus. */
+const SPLIT_MIN_BODY = 14;
+
+export function layoutOf(width: number, height: number, focus: TuiState['focus']): TuiLayout {
+  const body = Math.max(0, height - HEADER_HEIGHT - FOOTER_HEIGHT);
+  let listHeight: number;
+  if (body >= SPLIT_MIN_BODY) listHeight = Math.max(5, Math.round(body * 0.45));
+  else listHeight = focus === 'list' ? body : 0;
+  const detailHeight = body - listHeight;
+  return {
+    header: { top: 0, height: Math.min(HEADER_HEIGHT, height) },
+    list: { top: HEADER_HEIGHT, height: listHeight },
+    detail: { top: HEADER_HEIGHT + listHeight, height: detailHeight },
+    footer: { top: Math.max(0, height - FOOTER_HEIGHT), height: height > 0 ? FOOTER_HEIGHT : 0 },
+    listRows: Math.max(0, listHeight - 3),
+    detailRows: Math.max(0, detailHeight - 2),
+    innerWidth: Math.max(0, width - 2),
+  };
+}
+
+export function initialState(options: { isDemo?: boolean; width: number; height: number }): TuiState {
+  const width = Math.max(1, Math.floor(options.width));
+  const height = Math.max(1, Math.floor(options.height));
+  return {
+    isDemo: options.isDemo ?? false,
+    width,
+    height,
+    daemon: {
+      hasSnapshot: false,
+      version: null,
+      proxyUrl: null,
+      tunnel: { state: 'connecting', url: null },
+      toolsUrl: null,
+      endpoint: null,
+      child: { state: 'none' },
+      keyFingerprint: null,
+      recording: 'ok',
+    },
+    records: RecordList.empty(),
+    callCount: 0,
+    filter: { draft: '', view: null },
+    selection: 'follow',
+    focus: 'list',
+    overlay: null,
+    flash: null,
+    viewport: { top: 0, height: layoutOf(width, height, 'list').listRows },
+    detailScroll: 0,
+  };
+}
+
+/** Rows the list has (all records, or those the filter lets through). */
+export function rowCount(state: TuiState): number {
+  return state.filter.view ? state.filter.view.matches.length : state.records.length;
+}
+
+/** The record index shown on a list row (row 0 = newest). */
+export function recordIndexAtRow(state: TuiState, row: number): number | undefined {
+  const count = rowCount(state);
+  if (row < 0 || row >= count) return undefined;
+  const position = count - 1 - row;
+  return state.filter.view ? state.filter.view.matches.at(position) : position;
+}
+
+/** The list row a record index is on, or undefined when the filter hides it. */
+export function rowOfRecordIndex(state: TuiState, index: number): number | undefined {
+  const count = rowCount(state);
+  if (state.filter.view) {
+    const position = matchPosition(state.filter.view, index);
+    return position === undefined ? undefined : count - 1 - position;
+  }
+  return index >= 0 && index < count ? count - 1 - index : undefined;
+}
+
+/** The selected row, or undefined when the list is empty. */
+export function selectedRow(state: TuiState): number | undefined {
+  if (rowCount(state) === 0) return undefined;
+  if (state.selection === 'follow') return 0;
+  return rowOfRecordIndex(state, state.selection) ?? 0;
+}
+
+export function selectedRecord(state: TuiState): CallRecord | undefined {
+  const row = selectedRow(state);
+  if (row === undefined) return undefined;
+  const index = recordIndexAtRow(state, row);
+  return index === undefined ? undefined : state.records.at(index);
+}
+
+export interface VisibleRow {
+  record: CallRecord;
+  isSelected: boolean;
+}
+
+/** Only the rows inside the viewport: O(viewport height), whatever the record count. */
+export function visibleRows(state: TuiState): VisibleRow[] {
+  const selected = selectedRow(state);
+  const end = Math.min(rowCount(state), state.viewport.top + state.viewport.height);
+  const rows: VisibleRow[] = [];
+  for (let row = state.viewport.top; row < end; row++) {
+    const index = recordIndexAtRow(state, row);
+    const record = index === undefined ? undefined : state.records.at(index);
+    if (record) rows.push({ record, isSelected: row === selected });
+  }
+  return rows;
+}
+
+/** A viewport that shows `row` (scrolling as little as possible) and stays in range. */
+export function viewportShowing(state: TuiState, row: number | undefined): TuiState['viewport'] {
+  const { height } = state.viewport;
+  const maxTop = Math.max(0, rowCount(state) - height);
+  let top = Math.min(state.viewport.top, maxTop);
+  if (row !== undefined && height > 0) {
+    if (row < top) top = row;
+    else if (row >= top + height) top = row - height + 1;
+  }
+  top = Math.max(0, Math.min(top, maxTop));
+  return top === state.viewport.top ? state.viewport : { top, height };
+}

@@ -1,0 +1,263 @@
+import type { CallRecord } from '../median/index.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../shared/index.js';
+import { reduceKey, requestReplay } from './key-reducer.js';
+import { buildFilteredView, extendFilteredView, recordMatches } from './record-filter.js';
+import { RecordList } from './record-list.js';
+import { keepSelectionIfShown, relayout, withFlash } from './selection.js';
+import type { CommandError, TuiAction, TuiResult } from './tui-actions.js';
+import { rowCount, type ReplayCommand, type TuiState } from './tui-state.js';
+
+export { initialState, layoutOf, selectedRecord, visibleRows } from './tui-state.js';
+export type { TuiState, TuiOverlay, TuiLayout, VisibleRow, Flash, DaemonInfo } from './tui-state.js';
+export type { TuiAction, TuiEffect, TuiKey, TuiResult } from './tui-actions.js';
+export { formatRow } from './format-row.js';
+export { formatDetail } from './format-detail.js';
+export { formatHeader } from './format-chrome.js';
+
+const none = (state: TuiState): TuiResult => ({ state, effects: [] });
+
+/**
+ * The whole TUI logic: state in, action in, new state and effects out. It
+ * never mutates `state`, and the screen only draws what it returns.
+ */
+export function reduce(state: TuiState, action: TuiAction): TuiResult {
+  switch (action.type) {
+    case 'key':
+      return reduceKey(state, action.key);
+    case 'snapshot':
+      return none(applySnapshot(state, action.snapshot));
+    case 'event':
+      return none(applyEvent(state, action.event));
+    case 'resize':
+      return none(relayout({ ...state, width: Math.max(1, Math.floor(action.width)), height: Math.max(1, Math.floor(action.height)) }));
+    case 'command-result':
+      return commandResult(state, action.command, action.ok ? { ok: true, result: action.result } : { ok: false, error: action.error });
+    case 'input-edited':
+      return inputEdited(state, action.record, action.text);
+    case 'show-text':
+      return none({ ...state, overlay: { kind: 'text', title: action.title, lines: action.text.split('\n') } });
+    case 'flash':
+      return none(withFlash(state, action.text, action.level ?? 'info'));
+    default: {
+      const never: never = action;
+      return none(never);
+    }
+  }
+}
+
+function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
+  const records = RecordList.from(snapshot.records);
+  const selectedId = state.selection === 'follow' ? undefined : state.records.at(state.selection)?.id;
+  const index = selectedId === undefined ? undefined : records.indexOf(selectedId);
+  const filter = state.filter.view ? { ...state.filter, view: buildFilteredView(state.filter.view.filter, records) } : state.filter;
+  const next: TuiState = {
+    ...state,
+    isDemo: state.isDemo || snapshot.isDemo,
+    daemon: {
+      ...state.daemon,
+      hasSnapshot: true,
+      version: snapshot.version,
+      proxyUrl: snapshot.proxyUrl,
+      tunnel: snapshot.tunnel,
+      toolsUrl: snapshot.toolsUrl,
+      endpoint: snapshot.endpoint,
+      child: snapshot.child,
+      keyFingerprint: snapshot.keyFingerprint,
+    },
+    records,
+    callCount: Math.max(snapshot.callCount, records.length),
+    filter,
+    selection: index ?? 'follow',
+    detailScroll: index === undefined ? 0 : state.detailScroll,
+  };
+  return relayout(keepSelectionIfShown(next));
+}
+
+/** A record for a call event that came without one (only its summary is known). */
+export function recordFromCallEvent(event: Extract<DaemonEvent, { event: 'call' }>): CallRecord {
+  return {
+    id: event.id,
+    toolCallId: event.toolCallId,
+    tool: event.tool,
+    conversationId: null,
+    risk: null,
+    // The daemon's event may say the kind; otherwise a named tool means a tool call.
+    kind: (event as { kind?: CallRecord['kind'] }).kind ?? (event.tool ? 'tool-call' : 'other'),
+    receivedAt: event.at,
+    durationMs: event.durationMs,
+    request: { method: 'POST', path: '', headers: {}, body: '' },
+    response: event.status === null ? null : { status: event.status, headers: {}, body: '' },
+    signature: event.signature,
+    verdict: { kind: event.verdict, agentSees: '', warnings: [] },
+    replayOf: event.replayOf,
+  };
+}
+
+/** A call arrived: append it (or update it), keep the filter current, keep the view steady. */
+function addRecord(state: TuiState, record: CallRecord): TuiState {
+  const index = state.records.indexOf(record.id);
+  const isNew = index === undefined;
+  const records = state.records.upsert(record);
+  const previous = state.filter.view;
+  let view = previous;
+  if (previous && isNew) view = extendFilteredView(previous, records);
+  else if (previous && recordMatches(state.records.at(index as number) as CallRecord, previous.filter) !== recordMatches(record, previous.filter)) {
+    view = buildFilteredView(previous.filter, records);
+  }
+  const next: TuiState = {
+    ...state,
+    records,
+    callCount: state.callCount + (isNew ? 1 : 0),
+    filter: { ...state.filter, view },
+  };
+  const added = rowCount(next) - rowCount(state);
+  if (state.selection === 'follow') {
+    // tail -f: the newest row is selected and on top.
+    return relayout({ ...next, viewport: { ...next.viewport, top: 0 }, detailScroll: added > 0 ? 0 : next.detailScroll });
+  }
+  // The user moved away from the newest: keep the rows they look at where they are.
+  const top = next.viewport.top + Math.max(0, added);
+  return relayout(keepSelectionIfShown({ ...next, viewport: { ...next.viewport, top } }));
+}
+
+function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
+  const daemon = state.daemon;
+  switch (event.event) {
+    case 'call':
+      return addRecord(state, event.record ?? recordFromCallEvent(event));
+    case 'proxy':
+      return { ...state, daemon: { ...daemon, proxyUrl: event.url } };
+    case 'tunnel': {
+      const tunnel: TuiState['daemon']['tunnel'] = { state: event.state, url: event.url ?? daemon.tunnel.url };
+      if (event.reason !== undefined) tunnel.reason = event.reason;
+      const next = { ...state, daemon: { ...daemon, tunnel } };
+      if (event.isHostnameChange) {
+        const asked = event.requestedSubdomain ? ` (asked for "${event.requestedSubdomain}")` : '';
+        return withFlash(next, `The tunnel hostname changed: now ${event.url ?? '?'}${asked}. median-dev fixes the endpoint.`, 'warn');
+      }
+      if (event.state === 'down') return withFlash(next, `The tunnel is down${event.reason ? `: ${event.reason}` : ''}. Reconnecting…`, 'warn');
+      if (event.state === 'open' && daemon.tunnel.state !== 'open') return withFlash(next, `The tunnel is open: ${tunnel.url ?? '?'}`);
+      return next;
+    }
+    case 'tools-url': {
+      const next = { ...state, daemon: { ...daemon, toolsUrl: event.url } };
+      return withFlash(next, `MEDIAN_TOOLS_URL=${event.url}${event.envFile ? ` (written to ${event.envFile})` : ''}`);
+    }
+    case 'endpoint':
+      return applyEndpointEvent(state, event);
+    case 'child': {
+      const child: TuiState['daemon']['child'] = { state: event.state };
+      if (event.pid !== undefined) child.pid = event.pid;
+      const command = event.command ?? daemon.child.command;
+      if (command !== undefined) child.command = command;
+      const next = { ...state, daemon: { ...daemon, child } };
+      if (event.state !== 'exited') return next;
+      const how = event.signal ? `signal ${event.signal}` : `code ${event.code ?? '?'}`;
+      return withFlash(next, `The dev server exited (${how}).`, 'warn');
+    }
+    case 'recording': {
+      const next = { ...state, daemon: { ...daemon, recording: event.state } };
+      return event.state === 'failing' ? withFlash(next, `Recording calls fails: ${event.message ?? 'unknown reason'}`, 'error') : next;
+    }
+    case 'log':
+      return withFlash(state, event.message, event.level === 'warn' ? 'warn' : 'info');
+    case 'error':
+      return withFlash(state, `${event.message}${event.hint ? ` ${event.hint}` : ''}`, 'error');
+    case 'output':
+      // The dev server's own output stays in the daemon's log; the TUI shows calls.
+      return state;
+    default: {
+      const never: never = event;
+      return never;
+    }
+  }
+}
+
+const ENDPOINT_STATUS: Record<Extract<DaemonEvent, { event: 'endpoint' }>['action'], string | undefined> = {
+  connected: 'pending',
+  changed: 'pending',
+  adopted: 'pending',
+  synced: 'synced',
+  'sync-failed': 'failed',
+  clash: 'failed',
+  removed: undefined,
+};
+
+function applyEndpointEvent(state: TuiState, event: Extract<DaemonEvent, { event: 'endpoint' }>): TuiState {
+  if (event.action === 'removed') {
+    const endpoint = state.daemon.endpoint?.id === event.id ? null : state.daemon.endpoint;
+    return withFlash({ ...state, daemon: { ...state.daemon, endpoint } }, `Removed the endpoint ${event.url}.`);
+  }
+  const status = ENDPOINT_STATUS[event.action] ?? 'pending';
+  const endpoint = { id: event.id, url: event.url, status, error: event.error ?? null };
+  const next = { ...state, daemon: { ...state.daemon, endpoint } };
+  if (event.action === 'clash') return withFlash(next, `${event.error ?? 'Tool name clash.'}${event.fix ? ` Fix: ${event.fix}` : ''}`, 'error');
+  if (event.action === 'sync-failed') return withFlash(next, `Sync failed: ${event.error ?? 'unknown reason'}`, 'error');
+  if (event.action === 'synced') return withFlash(next, `Endpoint synced: ${event.tools?.length ?? 0} tools.`);
+  return withFlash(next, `Endpoint ${event.action}: ${event.url}`);
+}
+
+function findByToolCallId(state: TuiState, toolCallId: string): CallRecord | undefined {
+  for (let i = state.records.length - 1; i >= 0; i--) {
+    const record = state.records.at(i);
+    if (record?.toolCallId === toolCallId && record.replayOf === null) return record;
+  }
+  for (let i = state.records.length - 1; i >= 0; i--) {
+    const record = state.records.at(i);
+    if (record?.toolCallId === toolCallId) return record;
+  }
+  return undefined;
+}
+
+function describeResult(command: ControlCommand, result: unknown): string {
+  const facts = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
+  switch (command.command) {
+    case 'replay': {
+      const status = typeof facts.status === 'number' ? `HTTP ${facts.status}` : 'no answer';
+      const verdict = typeof facts.verdict === 'string' ? ` ${facts.verdict}` : '';
+      const ms = typeof facts.durationMs === 'number' ? ` in ${Math.round(facts.durationMs)} ms` : '';
+      return `↻ Replayed ${String(facts.toolCallId ?? command.toolCallId)}: ${status}${verdict}${ms}.`;
+    }
+    case 'sync':
+      return 'Median synced the endpoint.';
+    case 'diagnostics':
+      return `Diagnostics: ${JSON.stringify(result ?? null).slice(0, 300)}`;
+    case 'simulate-hostname-change':
+      return 'Hostname change requested: watch the tunnel in the header.';
+    case 'restart-child':
+      return 'The dev server restarted.';
+    case 'clear':
+      return 'Cleared.';
+    default: {
+      const never: never = command;
+      return String(never);
+    }
+  }
+}
+
+function commandResult(state: TuiState, command: ControlCommand, outcome: { ok: true; result: unknown } | { ok: false; error: CommandError }): TuiResult {
+  if (outcome.ok) return none(withFlash(state, describeResult(command, outcome.result)));
+  const { error } = outcome;
+  if (command.command === 'replay' && error.code === 'replay_needs_confirmation' && command.confirmed !== true) {
+    // The daemon knew a risk the TUI did not (a call seen only as a summary): ask now.
+    const record = findByToolCallId(state, command.toolCallId);
+    if (record) return none({ ...state, overlay: { kind: 'confirm-replay', command, record } });
+  }
+  return none(withFlash(state, `${command.command} failed: ${error.message}${error.hint ? ` ${error.hint}` : ''}`, 'error'));
+}
+
+function inputEdited(state: TuiState, record: CallRecord, text: string | undefined): TuiResult {
+  if (text === undefined) return none(withFlash(state, 'Edit cancelled: nothing sent.'));
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch (error) {
+    return none(withFlash(state, `The edited input is not JSON (${(error as Error).message}); nothing sent.`, 'error'));
+  }
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return none(withFlash(state, 'The edited input must be a JSON object; nothing sent.', 'error'));
+  }
+  // A different input under the same toolCallId would hit the route's idempotency key: use a new id.
+  const command: ReplayCommand = { command: 'replay', toolCallId: record.toolCallId, newId: true, input };
+  return requestReplay(state, record, command);
+}
