@@ -12,3 +12,4 @@ export {
   type StartFlags,
   type ConfigContext,
 } from './resolve-config.js';
+export { ignoreNewDataDir } from './ignore-data-dir.js';
