@@ -31,6 +31,8 @@ export function createProgram(io: CliIo, handlers: CommandHandlers = commandHand
     )
     .version(VERSION, '-v, --version')
     .exitOverride()
+    // Options after a subcommand belong to it (`endpoints prune --yes`).
+    .enablePositionalOptions()
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run median-dev --help for every command, or median-dev <command> --help)')
     .configureOutput({
@@ -121,14 +123,16 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .command('endpoints')
       .description('list Median endpoints, marking this project’s and stale ones')
       .option('--json', 'as JSON'),
-  ).action((options) => handlers.endpoints(options, io));
+  )
+    .enablePositionalOptions()
+    .action((options) => handlers.endpoints(options, io));
   withCommonOptions(
     endpoints
       .command('prune')
       .description('remove stale tunnel endpoints of this project')
       .option('--yes', 'do not ask per endpoint')
       .option('--json', 'as JSON'),
-  ).action((options) => handlers.prune(options, io));
+  ).action((_options, command: Command) => handlers.prune(command.optsWithGlobals(), io));
 
   withCommonOptions(
     program.command('sync').description('ask Median to sync the current endpoint').option('--json', 'as JSON'),
