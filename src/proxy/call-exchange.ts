@@ -1,0 +1,328 @@
+/**
+ * One request through the proxy, from arrival to record. Two sides finish
+ * independently: the request (its body read, classified and its signature
+ * checked) and the answer (the dev server's answer relayed, or the failure
+ * we reported). The record is built once both are done.
+ *
+ * Choices:
+ * - The caller hanging up does not abort the request to the dev server: we
+ *   keep reading its answer (to the upstream give-up limit) so a late answer
+ *   is still recorded. The record then carries `error: client_closed`.
+ * - No answer at all (refused, reset, gave up): the caller gets our 502/504
+ *   and the record has `response: null`, the reason in `error`, and
+ *   `verdict.kind` `not-answering` (what Median would see).
+ * - Signature: checked only for requests to the route that carry one by
+ *   protocol (POST calls and diagnostics, GET manifest reads) and only with a
+ *   secret; a connect (GET with Bearer) is authenticated by the key, not
+ *   signed: `unchecked`. A body cut at the recording limit cannot be
+ *   verified: `unchecked`.
+ *
+ * Hot path: no closures per request. Stream events go to shared functions
+ * that find their exchange through a symbol on the stream.
+ */
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import {
+  SIGNATURE_HEADER,
+  classifyRequest,
+  verifySignature,
+  type ClassifiedRequest,
+  type RequestKind,
+  type SignatureStatus,
+} from '../median/index.js';
+import { BodyCapture } from './body-capture.js';
+import type { ExchangeFacts } from './build-call-record.js';
+import { forwardableResponseHeaders } from './hop-by-hop.js';
+import type { ForwardHandlers } from './http-proxy.js';
+import { PROXY_ERROR_CODES, PROXY_MESSAGES, failureReason, sendProxyError } from './proxy-answers.js';
+
+/** What every exchange of one proxy shares. */
+export interface ExchangeContext {
+  now(): number;
+  recordBodyBytes: number;
+  upstreamGiveUpMs: number;
+  /** The target as the user gave it, for messages. */
+  targetLabel(): string;
+  /** Our caller hung up before its answer was complete. */
+  callerLeft(exchange: CallExchange): void;
+  started(exchange: CallExchange): void;
+  finished(exchange: CallExchange): void;
+}
+
+const EXCHANGE = Symbol('median-dev.exchange');
+type Tagged = { [EXCHANGE]?: CallExchange };
+
+function exchangeOf(stream: unknown): CallExchange | undefined {
+  return (stream as Tagged)[EXCHANGE];
+}
+
+// Shared stream listeners (`this` is the stream).
+function onRequestData(this: IncomingMessage, chunk: Buffer): void {
+  exchangeOf(this)?.requestBody.add(chunk);
+}
+function onRequestEnd(this: IncomingMessage): void {
+  exchangeOf(this)?.requestFinished();
+}
+function onCallerClose(this: ServerResponse): void {
+  exchangeOf(this)?.callerClosed();
+}
+function onCallerDrain(this: ServerResponse): void {
+  exchangeOf(this)?.upstreamResponse?.resume();
+}
+function onResponseData(this: IncomingMessage, chunk: Buffer): void {
+  exchangeOf(this)?.answerData(chunk);
+}
+function onResponseEnd(this: IncomingMessage): void {
+  exchangeOf(this)?.answerEnded();
+}
+function onResponseBroken(this: IncomingMessage, error?: Error): void {
+  exchangeOf(this)?.answerBroken(error);
+}
+
+export class CallExchange implements ForwardHandlers {
+  readonly id: string;
+  readonly receivedAt: number;
+  readonly method: string;
+  readonly path: string;
+  readonly requestBody: BodyCapture;
+  kind: RequestKind = 'other';
+  classified: ClassifiedRequest | undefined = undefined;
+  signature: SignatureStatus = 'unchecked';
+  upstreamResponse: IncomingMessage | undefined = undefined;
+
+  private readonly ctx: ExchangeContext;
+  private readonly req: IncomingMessage;
+  private readonly res: ServerResponse;
+  private readonly isRoute: boolean;
+  private readonly secret: Uint8Array | undefined;
+  private readonly requestHeaders: Record<string, string | string[]>;
+  private status: number | null = null;
+  private responseHeaders: IncomingHttpHeaders | null = null;
+  private responseBody: BodyCapture | null = null;
+  private responseComplete = false;
+  private upstream: ClientRequest | undefined = undefined;
+  /** Last time the dev server said anything (for the give-up sweep). */
+  private heardAt: number;
+  private endedAt: number | null = null;
+  private error: { code: string; message: string } | null = null;
+  private failure: 'connection' | 'timeout' | undefined = undefined;
+  private requestDone = false;
+  private answerDone = false;
+  private recorded = false;
+  private callerGone = false;
+  private gaveUp = false;
+  private drainWatched = false;
+
+  constructor(
+    ctx: ExchangeContext,
+    init: {
+      id: string;
+      req: IncomingMessage;
+      res: ServerResponse;
+      path: string;
+      isRoute: boolean;
+      secret: Uint8Array | undefined;
+      /** As received, credentials masked. */
+      headers: Record<string, string | string[]>;
+    },
+  ) {
+    this.ctx = ctx;
+    this.id = init.id;
+    this.receivedAt = ctx.now();
+    this.heardAt = this.receivedAt;
+    this.req = init.req;
+    this.res = init.res;
+    this.method = init.req.method ?? 'GET';
+    this.path = init.path;
+    this.isRoute = init.isRoute;
+    this.secret = init.secret;
+    this.requestHeaders = init.headers;
+    this.requestBody = new BodyCapture(ctx.recordBodyBytes);
+    (init.req as Tagged)[EXCHANGE] = this;
+    (init.res as Tagged)[EXCHANGE] = this;
+    init.req.on('data', onRequestData);
+    init.req.on('end', onRequestEnd);
+    init.req.on('close', onRequestEnd);
+    init.res.on('close', onCallerClose);
+  }
+
+  // ---- the request side -------------------------------------------------
+
+  /** The request body arrived (or the request was cut off): classify and check it. */
+  requestFinished(): void {
+    if (this.requestDone) return;
+    this.requestDone = true;
+    if (this.isRoute) {
+      const body = this.requestBody.bytes();
+      this.classified = classifyRequest(this.method, this.requestHeaders, body);
+      this.kind = this.classified.kind;
+      this.signature = this.checkSignature(body);
+    }
+    this.ctx.started(this);
+    if (this.answerDone) this.record();
+  }
+
+  private checkSignature(body: Buffer): SignatureStatus {
+    if (this.secret === undefined || this.requestBody.truncated) return 'unchecked';
+    const signed = this.method === 'POST' || (this.method === 'GET' && this.kind !== 'connect');
+    if (!signed) return 'unchecked';
+    return verifySignature(this.requestHeaders[SIGNATURE_HEADER], body, this.secret, this.receivedAt);
+  }
+
+  // ---- the answer side (ForwardHandlers) --------------------------------
+
+  onUpstreamRequest(upstream: ClientRequest): void {
+    this.upstream = upstream;
+  }
+
+  /** Called by the proxy's sweep: gives up on a dev server silent for too long. */
+  checkSilence(now: number): void {
+    if (this.answerDone || now - this.heardAt < this.ctx.upstreamGiveUpMs) return;
+    this.gaveUp = true;
+    if (this.upstream) this.upstream.destroy();
+    // Still waiting for a connection (or destroy() reported nothing): settle now.
+    if (!this.answerDone) this.onError(new Error('gave up'));
+  }
+
+  onResponse(response: IncomingMessage): void {
+    if (this.answerDone) {
+      response.resume();
+      return;
+    }
+    this.upstreamResponse = response;
+    this.heardAt = this.ctx.now();
+    this.status = response.statusCode ?? 502;
+    this.responseHeaders = response.headers;
+    this.responseBody = new BodyCapture(this.ctx.recordBodyBytes);
+    const res = this.res;
+    if (!this.callerGone && !res.headersSent) {
+      const headers = forwardableResponseHeaders(response.rawHeaders, response.headers.connection);
+      if (response.statusMessage) res.writeHead(this.status, response.statusMessage, headers);
+      else res.writeHead(this.status, headers);
+    }
+    (response as Tagged)[EXCHANGE] = this;
+    response.on('data', onResponseData);
+    response.on('end', onResponseEnd);
+    response.on('error', onResponseBroken);
+    response.on('close', onResponseBroken);
+  }
+
+  answerData(chunk: Buffer): void {
+    this.responseBody?.add(chunk);
+    this.heardAt = this.ctx.now();
+    if (this.callerGone || this.res.write(chunk)) return;
+    this.upstreamResponse?.pause();
+    if (!this.drainWatched) {
+      this.drainWatched = true;
+      this.res.on('drain', onCallerDrain);
+    }
+  }
+
+  answerEnded(): void {
+    if (this.answerDone) return;
+    this.responseComplete = true;
+    if (!this.callerGone) this.res.end();
+    this.settleAnswer();
+  }
+
+  /** The answer broke off after it started (reset, or we gave up on it). */
+  answerBroken(error?: Error): void {
+    if (this.answerDone || this.responseComplete) return;
+    const target = this.ctx.targetLabel();
+    if (this.gaveUp) {
+      this.error = { code: PROXY_ERROR_CODES.targetTimeout, message: PROXY_MESSAGES.targetTimeout(target, this.ctx.upstreamGiveUpMs) };
+    } else {
+      const reason = error instanceof Error ? failureReason(error) : 'connection closed';
+      this.error = { code: PROXY_ERROR_CODES.targetReset, message: PROXY_MESSAGES.targetReset(target, reason) };
+    }
+    // The caller got part of an answer; cutting the connection is the only honest end.
+    if (!this.callerGone) this.res.destroy();
+    this.settleAnswer();
+  }
+
+  onError(error: Error): void {
+    if (this.answerDone) return;
+    if (this.status !== null) {
+      this.answerBroken(error);
+      return;
+    }
+    const target = this.ctx.targetLabel();
+    if (this.gaveUp) {
+      this.failure = 'timeout';
+      const message = PROXY_MESSAGES.targetTimeout(target, this.ctx.upstreamGiveUpMs);
+      this.error = { code: PROXY_ERROR_CODES.targetTimeout, message };
+      sendProxyError(this.res, 504, PROXY_ERROR_CODES.targetTimeout, message);
+    } else if (this.callerGone) {
+      this.failure = 'connection';
+      this.error = { code: PROXY_ERROR_CODES.clientClosed, message: PROXY_MESSAGES.clientClosed };
+    } else {
+      this.failure = 'connection';
+      const message = PROXY_MESSAGES.targetUnreachable(target, failureReason(error));
+      this.error = { code: PROXY_ERROR_CODES.targetUnreachable, message };
+      sendProxyError(this.res, 502, PROXY_ERROR_CODES.targetUnreachable, message);
+    }
+    // The dev server will not read the rest of the body: read it ourselves so
+    // the request completes (and is recorded) and the connection stays usable.
+    if (!this.requestDone) this.req.resume();
+    this.settleAnswer();
+  }
+
+  // ---- the caller --------------------------------------------------------
+
+  callerClosed(): void {
+    if (this.res.writableFinished) return;
+    this.callerGone = true;
+    if (!this.answerDone && this.error === null) {
+      this.error = { code: PROXY_ERROR_CODES.clientClosed, message: PROXY_MESSAGES.clientClosed };
+    }
+    // Keep reading the dev server's answer for the record.
+    this.upstreamResponse?.resume();
+    this.ctx.callerLeft(this);
+  }
+
+  /** median-dev is stopping: record what there is now. */
+  abandon(): void {
+    if (this.recorded) return;
+    if (!this.answerDone) {
+      this.error = { code: PROXY_ERROR_CODES.proxyClosed, message: PROXY_MESSAGES.proxyClosed };
+      if (this.status === null) this.failure = 'connection';
+      this.settleAnswer();
+    }
+    this.requestFinished();
+  }
+
+  // ---- the record ------------------------------------------------------
+
+  private settleAnswer(): void {
+    this.answerDone = true;
+    this.endedAt = this.ctx.now();
+    if (this.requestDone) this.record();
+  }
+
+  private record(): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    this.ctx.finished(this);
+  }
+
+  /** Everything the record is built from (valid once finished). */
+  facts(): ExchangeFacts {
+    return {
+      id: this.id,
+      receivedAt: this.receivedAt,
+      method: this.method,
+      path: this.path,
+      requestHeaders: this.requestHeaders,
+      requestBody: this.requestBody,
+      kind: this.kind,
+      classified: this.classified,
+      signature: this.signature,
+      status: this.status,
+      responseHeaders: this.responseHeaders,
+      responseBody: this.responseBody,
+      responseComplete: this.responseComplete,
+      durationMs: Math.max(0, (this.endedAt ?? this.ctx.now()) - this.receivedAt),
+      error: this.error,
+      failure: this.failure,
+    };
+  }
+}

@@ -1,0 +1,344 @@
+/**
+ * The recording reverse proxy every Median request passes through
+ * (tunnel → this proxy on 127.0.0.1 → the dev server). Bodies reach the dev
+ * server byte for byte, headers unchanged but for hop-by-hop ones
+ * (hop-by-hop.ts); each request becomes one CallRecord (call-exchange.ts,
+ * build-call-record.ts). WebSocket upgrades (dev servers' hot reload) are
+ * forwarded too but not recorded: they are not calls.
+ *
+ * The target is connected to as given; see http-proxy.ts for `localhost`.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { MEDIAN_CALL_LIMITS, newRecordId, type CallRecord } from '../median/index.js';
+import { MedianDevError, UserError, silentLogger, type Logger } from '../shared/index.js';
+import { buildCallRecord, type RecordSettings } from './build-call-record.js';
+import { CallExchange, type ExchangeContext } from './call-exchange.js';
+import { forwardableRequestHeaders, maskCredentials } from './hop-by-hop.js';
+import { createForwarder } from './http-proxy.js';
+import { HEALTH_PATH, sendHealth } from './proxy-answers.js';
+
+export interface RecordingProxyLimits {
+  /** Median's wait for an answer (10 s); slower answers are `not-answering`, `lateAnswer`. */
+  timeoutMs: number;
+  /** Bodies (request and answer) are recorded up to this many bytes (1 MiB). */
+  recordBodyBytes: number;
+  /** Median's answer size limit (100 KB). */
+  maxAnswerBytes: number;
+  /** A caller must send its headers within this (30 s). */
+  headersTimeoutMs: number;
+  /** A caller must send its whole request within this (60 s). */
+  requestTimeoutMs: number;
+  /** We stop waiting for the dev server after this much silence (120 s): 504. */
+  upstreamGiveUpMs: number;
+}
+
+export const DEFAULT_PROXY_LIMITS: Readonly<RecordingProxyLimits> = Object.freeze({
+  timeoutMs: MEDIAN_CALL_LIMITS.timeoutMs,
+  recordBodyBytes: 1024 * 1024,
+  maxAnswerBytes: MEDIAN_CALL_LIMITS.maxAnswerBytes,
+  headersTimeoutMs: 30_000,
+  requestTimeoutMs: 60_000,
+  upstreamGiveUpMs: 120_000,
+});
+
+export interface RequestStartedInfo {
+  id: string;
+  method: string;
+  path: string;
+  toolCallId?: string;
+  tool?: string;
+}
+
+export interface RecordingProxyOptions {
+  /** The dev server's origin, e.g. http://localhost:3000. */
+  target: string;
+  /** The route's path, e.g. /api/median. Other paths are forwarded and recorded as `other`. */
+  route: string;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** The tool signing secret; without it every signature is `unchecked`. */
+  secret?: Uint8Array;
+  /** What the health endpoint answers as `instance` (default: a random UUID). */
+  instanceId?: string;
+  limits?: Partial<RecordingProxyLimits>;
+  /** Once per request, when it is complete (or given up). */
+  onRecord(record: CallRecord): void | Promise<void>;
+  /** Once per request, when its body has arrived (before the answer). */
+  onRequestStarted?(info: RequestStartedInfo): void;
+  logger?: Logger;
+  now?: () => number;
+}
+
+export interface RecordingProxy {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  port: number;
+  /** Stops accepting, records what is under way, destroys every socket. Idempotent. */
+  close(): Promise<void>;
+  /** Key rotation: requests arriving from now on are checked with this secret. */
+  setSecret(secret: Uint8Array | undefined): void;
+  /** Points new requests at another dev server origin. */
+  setTarget(target: string): void;
+}
+
+function parseTarget(target: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(target);
+  } catch {
+    // Reported below with the fix.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new UserError('invalid_target', `--target must be an http:// or https:// origin, like http://localhost:3000 (got "${target}").`, {
+      exitCode: 2,
+    });
+  }
+  return url;
+}
+
+function normalizeRoute(route: string): string {
+  const withSlash = route.startsWith('/') ? route : `/${route}`;
+  return withSlash.length > 1 && withSlash.endsWith('/') ? withSlash.slice(0, -1) : withSlash;
+}
+
+function pathnameOf(url: string): string {
+  if (url.startsWith('/')) {
+    const q = url.indexOf('?');
+    return q < 0 ? url : url.slice(0, q);
+  }
+  try {
+    // Absolute-form request targets (`GET http://host/path`).
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+export async function startRecordingProxy(
+  options: RecordingProxyOptions,
+  startOptions: { signal?: AbortSignal } = {},
+): Promise<RecordingProxy> {
+  if (startOptions.signal?.aborted) throw new MedianDevError('aborted', 'Starting the proxy was cancelled.');
+  const limits: RecordingProxyLimits = { ...DEFAULT_PROXY_LIMITS, ...options.limits };
+  const logger = options.logger ?? silentLogger;
+  const now = options.now ?? Date.now;
+  const host = options.host ?? '127.0.0.1';
+  const route = normalizeRoute(options.route);
+  const routeWithSlash = `${route}/`;
+  const instanceId = options.instanceId ?? randomUUID();
+  let targetUrl = parseTarget(options.target);
+  let targetLabel = options.target;
+  let secret = options.secret;
+
+  const settings: RecordSettings = {
+    limits: { timeoutMs: limits.timeoutMs, maxAnswerBytes: limits.maxAnswerBytes, agentReadChars: MEDIAN_CALL_LIMITS.agentReadChars },
+    recordBodyBytes: limits.recordBodyBytes,
+    endpointUrl: new URL(route, targetUrl).href,
+  };
+
+  const inFlight = new Set<CallExchange>();
+  const pendingRecords = new Set<Promise<unknown>>();
+  const upgraded = new Set<Duplex>();
+  const forwarder = createForwarder();
+
+  const deliver = (record: CallRecord): void => {
+    try {
+      const outcome = options.onRecord(record);
+      if (outcome && typeof (outcome as Promise<void>).then === 'function') {
+        const tracked: Promise<unknown> = (outcome as Promise<void>).then(
+          () => pendingRecords.delete(tracked),
+          (error: unknown) => {
+            pendingRecords.delete(tracked);
+            logger.error('Recording a call failed.', { id: record.id, error: String(error) });
+          },
+        );
+        pendingRecords.add(tracked);
+      }
+    } catch (error) {
+      logger.error('Recording a call failed.', { id: record.id, error: String(error) });
+    }
+  };
+
+  const ctx: ExchangeContext = {
+    now,
+    recordBodyBytes: limits.recordBodyBytes,
+    upstreamGiveUpMs: limits.upstreamGiveUpMs,
+    targetLabel: () => targetLabel,
+    callerLeft(exchange) {
+      logger.debug('The caller hung up before its answer was complete.', { id: exchange.id, path: exchange.path });
+    },
+    started(exchange) {
+      if (!options.onRequestStarted) return;
+      const info: RequestStartedInfo = { id: exchange.id, method: exchange.method, path: exchange.path };
+      const call = exchange.classified?.toolCall;
+      const toolCallId = call?.toolCallId ?? exchange.classified?.partial?.toolCallId;
+      const tool = call?.tool ?? exchange.classified?.partial?.tool;
+      if (toolCallId !== undefined) info.toolCallId = toolCallId;
+      if (tool !== undefined) info.tool = tool;
+      try {
+        options.onRequestStarted(info);
+      } catch (error) {
+        logger.error('onRequestStarted failed.', { id: exchange.id, error: String(error) });
+      }
+    },
+    finished(exchange) {
+      inFlight.delete(exchange);
+      let record: CallRecord;
+      try {
+        record = buildCallRecord(exchange.facts(), settings);
+      } catch (error) {
+        // A bug, but one request must not take the proxy down.
+        logger.error('Building a call record failed.', { id: exchange.id, error: String(error) });
+        return;
+      }
+      deliver(record);
+    },
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = req.url ?? '/';
+    const pathname = pathnameOf(path);
+    if (pathname === HEALTH_PATH) {
+      sendHealth(req.method, res, instanceId);
+      return;
+    }
+    const received = req.headers;
+    // The dev server gets a copy without hop-by-hop headers; the record keeps
+    // what arrived, with credentials masked.
+    req.headers = forwardableRequestHeaders(received);
+    const exchange = new CallExchange(ctx, {
+      id: newRecordId(now()),
+      req,
+      res,
+      path,
+      isRoute: pathname === route || pathname === routeWithSlash,
+      secret,
+      headers: maskCredentials(received),
+    });
+    inFlight.add(exchange);
+    forwarder.forward(req, targetUrl, exchange);
+  };
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    forwarder.upgrade(req, socket, head, targetUrl, (error) => {
+      logger.debug('A WebSocket to the dev server failed.', { path: req.url, error: error.message });
+    });
+  };
+
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks those two timeouts on this beat (default 30 s, too coarse for short limits).
+      connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(headersTimeout / 4))),
+    },
+    onRequest,
+  );
+  server.on('upgrade', onUpgrade);
+  let listenSettled = false;
+  server.once('listening', () => (listenSettled = true));
+  server.once('error', () => (listenSettled = true));
+
+  // One sweep gives up on silent dev servers, instead of a timer per request.
+  const sweep = setInterval(
+    () => {
+      const at = now();
+      for (const exchange of inFlight) exchange.checkSilence(at);
+    },
+    Math.max(10, Math.min(1_000, Math.floor(limits.upstreamGiveUpMs / 4))),
+  );
+  sweep.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => {
+        const stop = (): void => {
+          server.close(() => resolve());
+        };
+        if (server.listening) stop();
+        else if (listenSettled) resolve();
+        else {
+          // Cancelled while listen() was under way: stop once it settles.
+          server.once('listening', stop);
+          server.once('error', () => resolve());
+        }
+      });
+      clearInterval(sweep);
+      for (const exchange of [...inFlight]) exchange.abandon();
+      inFlight.clear();
+      server.closeAllConnections();
+      for (const socket of upgraded) socket.destroy();
+      upgraded.clear();
+      forwarder.close();
+      await stopped;
+      await Promise.allSettled([...pendingRecords]);
+    })();
+    return closing;
+  };
+
+  await listen(server, options.port ?? 0, host, startOptions.signal).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  logger.debug('Recording proxy listening.', { port, target: targetLabel, route });
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close,
+    setSecret(next) {
+      secret = next;
+    },
+    setTarget(next) {
+      targetUrl = parseTarget(next);
+      targetLabel = next;
+      settings.endpointUrl = new URL(route, targetUrl).href;
+    },
+  };
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number, host: string, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => {
+      cleanup();
+      reject(new MedianDevError('aborted', 'Starting the proxy was cancelled.'));
+    };
+    const onError = (error: NodeJS.ErrnoException): void => {
+      cleanup();
+      if (error.code === 'EADDRINUSE') {
+        reject(
+          new UserError('proxy_port_in_use', `median-dev: port ${port} on ${host} is already in use.`, {
+            hint: 'Stop what uses it, or pass --port 0 for any free port.',
+            cause: error,
+          }),
+        );
+      } else {
+        reject(new MedianDevError('proxy_listen_failed', `median-dev: the proxy could not listen on ${host}:${port} (${error.code ?? error.message}).`, { cause: error }));
+      }
+    };
+    const onListening = (): void => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = (): void => {
+      server.off('error', onError);
+      server.off('listening', onListening);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    server.listen(port, host);
+  });
+}

@@ -1,0 +1,182 @@
+import { once } from 'node:events';
+import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { startRecordingProxy } from '../../../src/proxy/index.js';
+import { useHttpServer } from '../../helpers/use-http-server.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+import { ROUTE, send, useRecordingProxy } from './proxy-harness.js';
+
+function connectionsOf(server: { getConnections(cb: (error: Error | null, count: number) => void): void }): Promise<number> {
+  return new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+}
+
+describe('the health endpoint', () => {
+  it('answers itself, with the instance id and nothing about recordings', async () => {
+    let targetHits = 0;
+    const target = await useHttpServer((_req, res) => {
+      targetHits += 1;
+      res.end();
+    });
+    const { proxy, records, started } = await useRecordingProxy({ target: target.url, instanceId: 'inst_42' });
+
+    const answer = await send(`${proxy.url}/__median-dev/health`);
+    const head = await send(`${proxy.url}/__median-dev/health?probe=1`, { method: 'HEAD' });
+    const post = await send(`${proxy.url}/__median-dev/health`, { method: 'POST' });
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.body.toString()).toBe('{"ok":true,"service":"median-dev","instance":"inst_42"}');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(post.status).toBe(405);
+    expect(targetHits).toBe(0);
+    expect(records).toEqual([]);
+    expect(started).toEqual([]);
+  });
+
+  it('makes up an instance id when none is given', async () => {
+    const { proxy } = await useRecordingProxy({ target: 'http://127.0.0.1:9' });
+
+    const answer = JSON.parse((await send(`${proxy.url}/__median-dev/health`)).body.toString()) as { instance: string };
+
+    expect(answer.instance).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('starting', () => {
+  it('rejects a port that is taken with proxy_port_in_use', async () => {
+    const { proxy } = await useRecordingProxy({ target: 'http://127.0.0.1:9' });
+
+    await expect(startRecordingProxy({ target: 'http://127.0.0.1:9', route: ROUTE, port: proxy.port, onRecord() {} })).rejects.toMatchObject({
+      code: 'proxy_port_in_use',
+    });
+  });
+
+  it.each(['localhost:3000', 'ftp://localhost:3000', ''])('rejects the target %j with invalid_target', async (target) => {
+    await expect(startRecordingProxy({ target, route: ROUTE, onRecord() {} })).rejects.toMatchObject({ code: 'invalid_target' });
+  });
+
+  it('rejects when cancelled before listening', async () => {
+    const controller = new AbortController();
+    controller.abort();
+
+    await expect(
+      startRecordingProxy({ target: 'http://127.0.0.1:9', route: ROUTE, onRecord() {} }, { signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
+
+describe('close()', () => {
+  it('stops accepting, destroys idle keep-alive connections on both sides, and is idempotent', async () => {
+    const target = await useHttpServer((req, res) => {
+      req.resume();
+      res.end('ok');
+    });
+    const proxy = useTeardown(await startRecordingProxy({ target: target.url, route: ROUTE, onRecord() {} }), (p) => p.close());
+    const agent = useTeardown(new Agent({ keepAlive: true }), (a) => a.destroy());
+    const answer = await new Promise<Socket>((resolve, reject) => {
+      const req = request(`${proxy.url}/`, { agent }, (res) => {
+        const socket = res.socket as Socket;
+        res.resume();
+        res.once('end', () => resolve(socket));
+      });
+      req.once('error', reject).end();
+    });
+    expect(await connectionsOf(target.server)).toBe(1); // our keep-alive connection to the dev server
+    const clientClosed = once(answer, 'close');
+
+    const first = proxy.close();
+    expect(proxy.close()).toBe(first);
+    await first;
+
+    await clientClosed; // the caller's idle keep-alive connection was cut
+    await vi.waitFor(async () => expect(await connectionsOf(target.server)).toBe(0));
+    await expect(send(`${proxy.url}/`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('records a request still under way as proxy_closed', async () => {
+    const target = await useHttpServer((req) => req.resume()); // never answers
+    const records: unknown[] = [];
+    const proxy = useTeardown(
+      await startRecordingProxy({ target: target.url, route: ROUTE, onRecord: (r) => void records.push(r) }),
+      (p) => p.close(),
+    );
+    const caller = send(`${proxy.url}${ROUTE}`, { method: 'POST', body: '{}' });
+    await vi.waitFor(async () => expect(await connectionsOf(target.server)).toBe(1));
+
+    await proxy.close();
+
+    await expect(caller).rejects.toThrow();
+    expect(records).toMatchObject([{ error: { code: 'proxy_closed' }, response: null, verdict: { kind: 'not-answering' } }]);
+  });
+
+  it('waits for records still being written', async () => {
+    const target = await useHttpServer((req, res) => {
+      req.resume();
+      res.end('ok');
+    });
+    let finishWriting: (() => void) | undefined;
+    let written = false;
+    const proxy = useTeardown(
+      await startRecordingProxy({
+        target: target.url,
+        route: ROUTE,
+        onRecord: () =>
+          new Promise<void>((resolve) => {
+            finishWriting = () => {
+              written = true;
+              resolve();
+            };
+          }),
+      }),
+      (p) => p.close(),
+    );
+    await send(`${proxy.url}/`);
+    await vi.waitFor(() => expect(finishWriting).toBeDefined());
+
+    const closed = proxy.close();
+    finishWriting?.();
+    await closed;
+
+    expect(written).toBe(true);
+  });
+});
+
+describe('slow callers', () => {
+  it('cuts off a caller that never finishes its headers (headersTimeoutMs)', async () => {
+    const { proxy } = await useRecordingProxy({ target: 'http://127.0.0.1:9', limits: { headersTimeoutMs: 150 } });
+    const socket = connect(proxy.port, '127.0.0.1');
+    useTeardown(socket, (s) => s.destroy());
+    await once(socket, 'connect');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+
+    socket.write('POST /api/median HTTP/1.1\r\nHost: x\r\n'); // and nothing more
+    await once(socket, 'close');
+
+    expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 408/);
+  });
+});
+
+describe('WebSockets', () => {
+  it('forwards an upgrade to the dev server (hot reload) and cuts it on close()', async () => {
+    const target = await useHttpServer((_req, res) => res.end());
+    const wss = new WebSocketServer({ server: target.server });
+    useTeardown(wss, (w) => new Promise((resolve) => w.close(resolve)));
+    wss.on('connection', (ws) => ws.on('message', (data) => ws.send(`echo:${String(data)}`)));
+    const proxy = useTeardown(await startRecordingProxy({ target: target.url, route: ROUTE, onRecord() {} }), (p) => p.close());
+    const client = new WebSocket(`${proxy.url.replace('http', 'ws')}/_next/webpack-hmr`);
+    useTeardown(client, (c) => c.terminate());
+    await once(client, 'open');
+
+    client.send('hi');
+    const [reply] = (await once(client, 'message')) as [Buffer];
+    expect(String(reply)).toBe('echo:hi');
+
+    const closed = once(client, 'close');
+    await proxy.close();
+    await closed;
+  });
+});
