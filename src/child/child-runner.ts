@@ -1,5 +1,5 @@
 import { MedianDevError, UserError, silentLogger, type Logger } from '../shared/index.js';
-import { realSystemCalls } from '../platform/index.js';
+import { killProcessTreeNow, realSystemCalls } from '../platform/index.js';
 import { spawnChildSession, type ChildSession } from './child-session.js';
 
 export interface ChildProcessOptions {
@@ -33,7 +33,9 @@ export interface ChildRunner {
   /** Stops the whole process group; resolves once it exited. Idempotent. */
   stop(): Promise<void>;
   /** Stops the child for good; leaves no timer, listener or process behind. */
-  close(): Promise<void>;
+  close(options?: { graceMs?: number }): Promise<void>;
+  /** SIGKILLs the whole tree at once, synchronously, for a process about to exit. */
+  killNow(): void;
 }
 
 export const DEFAULT_STOP_GRACE_MS = 5_000;
@@ -106,10 +108,10 @@ export async function startChildProcess(options: ChildProcessOptions): Promise<C
     });
   }
 
-  async function halt(): Promise<void> {
+  async function halt(graceMs: number = stopGraceMs): Promise<void> {
     const current = session;
     if (current) {
-      await current.stop(stopGraceMs);
+      await current.stop(graceMs);
       session = null;
     }
     if (state.state !== 'stopped') setState({ state: 'stopped' });
@@ -139,13 +141,16 @@ export async function startChildProcess(options: ChildProcessOptions): Promise<C
       stopCount += 1;
       return enqueue(halt);
     },
-    close() {
+    close(closeOptions) {
       closing ??= (() => {
         isClosed = true;
         stopCount += 1;
-        return enqueue(halt);
+        return enqueue(() => halt(closeOptions?.graceMs));
       })();
       return closing;
+    },
+    killNow() {
+      if (session) killProcessTreeNow(session.pid, realSystemCalls);
     },
   };
 }

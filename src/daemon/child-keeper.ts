@@ -7,9 +7,14 @@ const at = () => new Date().toISOString();
 export interface ChildKeeper {
   readonly hasCommand: boolean;
   readonly isStarted: boolean;
+  /** Running now (not exited by itself, not stopped). */
+  readonly isRunning: boolean;
   /** Starts the child, or restarts it with the current environment. */
   restart(): Promise<void>;
-  close(): Promise<void>;
+  /** Stops the child; on shutdown with a short grace so the daemon exits within 3 s. */
+  close(options?: { graceMs?: number }): Promise<void>;
+  /** SIGKILLs the child's tree at once (a second Ctrl-C). */
+  killNow(): void;
 }
 
 /** The dev server command as the daemon runs it: events for every state, restart with a fresh env. */
@@ -30,6 +35,9 @@ export function createChildKeeper(options: {
     },
     get isStarted() {
       return runner !== undefined;
+    },
+    get isRunning() {
+      return runner?.state.state === 'running';
     },
     async restart() {
       if (options.command.length === 0 || isClosed) return;
@@ -53,9 +61,12 @@ export function createChildKeeper(options: {
         },
       });
     },
-    async close() {
+    killNow() {
+      runner?.killNow();
+    },
+    async close(closeOptions) {
       isClosed = true;
-      await runner?.close();
+      await runner?.close(closeOptions);
     },
   };
 }

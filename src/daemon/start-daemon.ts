@@ -1,25 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { StartConfig } from '../config/index.js';
-import { readEnvFile, readProjectState, updateProjectState } from '../config/index.js';
-import { createMedianApiClient, keyFingerprint, resolveToolSecret, type CallRecord, type MedianApiClient } from '../median/index.js';
+import { readEnvFile, updateProjectState } from '../config/index.js';
+import { keyFingerprint, resolveToolSecret, type CallRecord } from '../median/index.js';
 import { MedianDevError, errorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../shared/daemon-events.js';
 import { createCallStore, openRecorder, type Recorder } from '../recorder/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
 import { readControlFile, startControlServer, type ControlServer } from '../control/index.js';
-import { createEndpointKeeper } from '../endpoints/index.js';
 import { startFileWatcher, type FileWatcher } from '../watch/index.js';
 import { sendSignedCall } from '../replay/index.js';
-import { buildChildEnv } from './child-env.js';
-import { createChildKeeper, type ChildKeeper } from './child-keeper.js';
 import { createCommandHandler } from './command-handler.js';
-import { writeToolsUrl } from './env-file-writer.js';
 import { createEventHub } from './event-hub.js';
 import { createRecordSink } from './record-sink.js';
-import { openRouteWithKey } from './route-opener.js';
 import { createSerialQueue } from './serial-queue.js';
 import { startTunnelKeeper, type TunnelKeeper, type TunnelTuning } from './tunnel-keeper.js';
+import { createUrlKeeper } from './url-keeper.js';
 
 export interface DaemonOptions {
   config: StartConfig;
@@ -39,12 +35,19 @@ export interface DaemonOptions {
 }
 
 export interface Daemon {
+  /**
+   * Subscribe right after startDaemon resolved: the tunnel, the child and the
+   * endpoint start a macrotask later, so such a listener sees all their
+   * events. What happened before (`proxy`) is in the snapshot.
+   */
   events: { on(listener: (event: DaemonEvent) => void): () => void };
   snapshot(): DaemonSnapshot;
   proxyUrl: string;
   instanceId: string;
   /** What the control channel and the TUI send (replay, sync, …). */
   handleCommand(command: ControlCommand): Promise<unknown>;
+  /** A second Ctrl-C: kill the dev server's tree at once, before the process exits. */
+  killNow(): void;
   /** Resolves once close() has finished. */
   closed: Promise<void>;
   /** Closes everything in order; the endpoint stays registered for the next start. */
@@ -52,6 +55,19 @@ export interface Daemon {
 }
 
 const at = () => new Date().toISOString();
+
+/** How long the start waits for the file watcher's first scan. */
+const WATCHER_READY_LIMIT_MS = 5_000;
+
+/** Waits for `promise`, at most `ms`. */
+async function atMost(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref()))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -71,8 +87,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
   }
 
-  let medianKey = config.medianKey;
-  let fileVars = config.envFile ? await readEnvFile(config.envFile) : {};
+  const medianKey = config.medianKey;
+  const fileVars = config.envFile ? await readEnvFile(config.envFile) : {};
   const secretFor = (key: string | undefined): Uint8Array | undefined => {
     if (!key && !config.toolSecret) return undefined;
     try {
@@ -99,7 +115,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let control: ControlServer | undefined;
   let tunnel: TunnelKeeper | undefined;
   let watcher: FileWatcher | undefined;
-  let child: ChildKeeper | undefined;
+  let closeChild: (() => Promise<void>) | undefined;
+  let killChildNow: (() => void) | undefined;
+  /** Opening the tunnel, after startDaemon resolved. */
+  let startBackground: Promise<void> | undefined;
   const queue = createSerialQueue((error) => {
     if (abort.signal.aborted) return;
     const hint = error instanceof MedianDevError ? error.hint : undefined;
@@ -114,10 +133,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         logger.warn(`closing the ${name}: ${describe(error)}`);
       }
     };
-    await step('tunnel', tunnel && (() => tunnel!.close()));
+    await step('tunnel', async () => {
+      await startBackground;
+      await tunnel?.close();
+    });
     await step('file watcher', watcher && (() => watcher!.close()));
     await step('task queue', () => queue.close());
-    await step('dev server', child && (() => child!.close()));
+    await step('dev server', closeChild);
     await step('control channel', control && (() => control!.close()));
     await step('proxy', proxy && (() => proxy!.close()));
     await step('recorder', recorder && (() => recorder!.close()));
@@ -153,154 +175,55 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   try {
     await updateProjectState(config.dataDir, { target: config.target, route: config.route, proxyUrl: prox.url, medianApi: config.medianApi });
 
-    // The Median API client follows the key (a rotation swaps it).
-    let api: MedianApiClient | undefined = medianKey ? createMedianApiClient({ baseUrl: config.medianApi, key: medianKey, logger }) : undefined;
-    const requireApi = (): MedianApiClient => {
-      if (!api) {
-        throw new MedianDevError('missing_key', 'No MEDIAN_KEY is set, so median-dev cannot reach Median.', {
-          hint: `Put MEDIAN_KEY=median_key_… in ${config.envFile ?? 'the environment'}; median-dev picks it up.`,
-        });
-      }
-      return api;
-    };
-
-    let toolsUrl: string | undefined;
-    const keeper = createEndpointKeeper({
-      api: requireApi,
-      readMemory: async () => {
-        const state = await readProjectState(config.dataDir);
-        return { endpointId: state.endpointId, toolsUrl: state.toolsUrl, tunnelUrls: state.tunnelUrls };
-      },
-      remember: async ({ endpointId, toolsUrl: url }) => {
-        const state = await readProjectState(config.dataDir);
-        const urls = new Set(state.tunnelUrls ?? []);
-        urls.add(url);
-        await updateProjectState(config.dataDir, { endpointId, toolsUrl: url, tunnelUrls: [...urls] });
-      },
-      openRoute: () =>
-        openRouteWithKey({ url: `${prox.url}${config.route}`, key: () => medianKey, readyTimeoutMs: timing.routeReadyTimeoutMs ?? 60_000, signal: abort.signal }),
-      autoFix: config.autoFix,
+    const urls = createUrlKeeper({
+      config,
+      proxyUrl: prox.url,
+      childCommand: options.childCommand,
+      baseEnv: options.baseEnv,
+      fileVars,
       emit,
+      onKeyChanged(key) {
+        hub.setKeyFingerprint(key ? keyFingerprint(key) : null);
+        prox.setSecret(secretFor(key));
+        if (key) recorder?.addSecret(key);
+      },
       logger,
-      routeUrl: `${config.target}${config.route}`,
       signal: abort.signal,
-      ...(timing.syncTimeoutMs ? { syncTimeoutMs: timing.syncTimeoutMs } : {}),
+      timing,
     });
+    closeChild = () => urls.closeChild();
+    killChildNow = () => urls.killChildNow();
 
-    const ch = createChildKeeper({
-      command: options.childCommand,
-      cwd: config.cwd,
-      env: () => buildChildEnv(options.baseEnv, fileVars, toolsUrl, config.keySource === 'env-file' && medianKey ? { MEDIAN_KEY: medianKey } : {}),
-      emit,
-      logger,
-      ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
-    });
-    child = ch;
-
-    /** SPEC §2.1: on a new public URL, the env file, then the child, then the endpoint. */
-    const applyPublicOrigin = async (origin: string): Promise<void> => {
-      const url = `${origin}${config.route}`;
-      const isChange = url !== toolsUrl || !ch.isStarted;
-      toolsUrl = url;
-      if (isChange) {
-        if (config.envFile && (await writeToolsUrl(config.envFile, url))) fileVars = { ...fileVars, MEDIAN_TOOLS_URL: url };
-        emit({ event: 'tools-url', at: at(), url, envFile: config.envFile });
-        await ch.restart();
-      }
-      if (!api) {
-        emit({
-          event: 'error',
-          at: at(),
-          code: 'missing_key',
-          message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.',
-          hint: `Put MEDIAN_KEY=median_key_… in ${config.envFile ?? 'the environment'}; median-dev picks it up and connects.`,
-        });
-        return;
-      }
-      await keeper.ensure(url);
-    };
-
-    // A key rotation in the env file: new secret, new client, restart, reconnect.
-    const onEnvFileChanged = async (): Promise<void> => {
-      if (!config.envFile) return;
-      fileVars = await readEnvFile(config.envFile);
-      if (config.keySource === 'env') return; // the environment's key wins over the file's
-      const nextKey = fileVars.MEDIAN_KEY || undefined;
-      if (nextKey === medianKey) return;
-      medianKey = nextKey;
-      hub.setKeyFingerprint(medianKey ? keyFingerprint(medianKey) : null);
-      api = medianKey ? createMedianApiClient({ baseUrl: config.medianApi, key: medianKey, logger }) : undefined;
-      prox.setSecret(secretFor(medianKey));
-      if (medianKey) recorder?.addSecret(medianKey);
-      emit({
-        event: 'log',
-        at: at(),
-        level: 'info',
-        message: `MEDIAN_KEY changed in ${config.envFile} (now ${medianKey ? keyFingerprint(medianKey) : 'unset'}): reconnecting the endpoint with the new key.`,
-      });
-      if (ch.isStarted) await ch.restart();
-      if (toolsUrl && api) await keeper.reconnect(toolsUrl);
-    };
-
-    const syncNow = () =>
-      queue.run(async () => {
-        if (!toolsUrl) throw new MedianDevError('no_tools_url', 'The tunnel has not given a public URL yet, so there is nothing to sync.');
-        requireApi();
-        await keeper.sync(toolsUrl);
-      });
-
-    // With a URL from the last run the child starts now, so the dev server
-    // compiles while the tunnel opens; otherwise it starts with the first URL.
-    const previous = await readProjectState(config.dataDir);
-    if (ch.hasCommand && previous.toolsUrl?.endsWith(config.route)) {
-      queue.push(async () => {
-        if (ch.isStarted || toolsUrl) return;
-        toolsUrl = previous.toolsUrl;
-        await ch.restart();
-      });
-    }
-
-    watcher = startFileWatcher({
+    const fileWatcher = startFileWatcher({
       cwd: config.cwd,
       files: config.envFile ? [config.envFile] : [],
       globs: config.watch,
       debounceMs: timing.watchDebounceMs ?? 300,
       logger,
       onChange: (paths) => {
-        if (config.envFile !== null && paths.includes(config.envFile)) queue.push(onEnvFileChanged);
+        if (config.envFile !== null && paths.includes(config.envFile)) queue.push(() => urls.envFileChanged());
         const watched = paths.filter((p) => p !== config.envFile);
-        if (watched.length > 0 && toolsUrl && api) {
-          emit({ event: 'log', at: at(), level: 'info', message: `${watched.length} watched file${watched.length === 1 ? '' : 's'} changed: syncing.` });
-          queue.push(async () => {
-            if (toolsUrl) await keeper.sync(toolsUrl);
-          });
-        }
+        if (watched.length > 0) queue.push(() => urls.watchedFilesChanged(watched.length));
       },
     });
-
-    const tun = await startTunnelKeeper({
-      config,
-      localPort: prox.port,
-      instanceId,
-      logger,
-      emit,
-      signal: abort.signal,
-      onOrigin: (origin) => queue.push(() => applyPublicOrigin(origin)),
-      rememberSubdomain: (subdomain) => updateProjectState(config.dataDir, { subdomain }).then(() => undefined),
-      ...(options.tunnel ? { tuning: options.tunnel } : {}),
-    });
-    tunnel = tun;
+    watcher = fileWatcher;
+    // A change made once start resolved is seen (the env file's key, a --watch file);
+    // a huge watched tree does not hold the start up for long.
+    await atMost(fileWatcher.ready, WATCHER_READY_LIMIT_MS);
 
     const routeThroughProxy = `${prox.url}${config.route}`;
     const handleCommand = createCommandHandler({
       findCall: (id) => store.findByToolCallId(id),
-      secret: () => secretFor(medianKey),
+      secret: () => secretFor(urls.key()),
       routeUrl: routeThroughProxy,
-      sync: syncNow,
-      restartChild: () => queue.run(() => ch.restart()),
-      simulateHostnameChange: () => tun.simulateHostnameChange(),
+      sync: () => queue.run(() => urls.sync()),
+      restartChild: () => queue.run(() => urls.restartChild()),
+      async simulateHostnameChange() {
+        if (!tunnel) throw new MedianDevError('tunnel_not_started', 'The tunnel has not started yet; try again in a moment.');
+        await tunnel.simulateHostnameChange();
+      },
       async sendDiagnostics() {
-        const secret = secretFor(medianKey);
+        const secret = secretFor(urls.key());
         if (!secret) throw new MedianDevError('missing_key', 'A diagnostics request has to be signed, and no MEDIAN_KEY is set.');
         const answer = await sendSignedCall({ url: routeThroughProxy, body: '{"op":"diagnostics"}', secret });
         return { status: answer.status, durationMs: answer.durationMs };
@@ -320,6 +243,30 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const ctl = control;
     hub.on((event) => ctl.broadcast(event));
 
+    // The rest runs once startDaemon has resolved (a macrotask later), so a
+    // caller that subscribes right away sees every event from the tunnel's
+    // `connecting` on.
+    startBackground = (async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (abort.signal.aborted) return;
+      queue.push(() => urls.startAtRememberedUrl());
+      tunnel = await startTunnelKeeper({
+        config,
+        localPort: prox.port,
+        instanceId,
+        logger,
+        emit,
+        signal: abort.signal,
+        onOrigin: (origin) => queue.push(() => urls.applyOrigin(origin)),
+        rememberSubdomain: (subdomain) => updateProjectState(config.dataDir, { subdomain }).then(() => undefined),
+        ...(options.tunnel ? { tuning: options.tunnel } : {}),
+      });
+    })().catch((error: unknown) => {
+      if (abort.signal.aborted) return;
+      const hint = error instanceof MedianDevError ? error.hint : undefined;
+      emit({ event: 'error', at: at(), code: errorCode(error) ?? 'tunnel_start_failed', message: describe(error), ...(hint ? { hint } : {}) });
+    });
+
     let closing: Promise<void> | undefined;
     let resolveClosed!: () => void;
     const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -330,6 +277,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       instanceId,
       handleCommand,
       closed,
+      killNow: () => killChildNow?.(),
       close() {
         closing ??= shutdown().then(() => {
           emit({ event: 'tunnel', at: at(), state: 'closed' });

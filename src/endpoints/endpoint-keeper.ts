@@ -179,7 +179,8 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     let endpoint = endpoints.find((e) => e.url === toolsUrl);
     if (endpoint) {
       if (endpoint.id !== memory.endpointId) emitEndpoint('adopted', endpoint);
-      if (endpoint.status === 'failed') endpoint = await withRetry('the sync', () => options.api().sync(toolsUrl));
+      // Already there (a restart under the same hostname): sync, since the tools may have changed meanwhile.
+      if (endpoint.status !== 'pending') endpoint = await withRetry('the sync', () => options.api().sync(toolsUrl));
     } else {
       const previous =
         endpoints.find((e) => e.id === memory.endpointId) ??
@@ -220,5 +221,3 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
 
   return { ensure, sync, reconnect };
 }
-
-/** For callers that want a coded error when the keeper could not finish. */

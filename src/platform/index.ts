@@ -1,3 +1,4 @@
+export { killProcessTreeNow } from './process-signals.js';
 export { type SystemCalls, realSystemCalls, withSystemCalls } from './system-calls.js';
 export { type SpawnCommandSpec, spawnCommandSpec, describeCommand } from './spawn-command.js';
 export {

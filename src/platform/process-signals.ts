@@ -78,3 +78,19 @@ export async function signalProcessTree(
     }
   }
 }
+
+/**
+ * Kills a process tree at once, synchronously, for a process that is about
+ * to exit (a second Ctrl-C): SIGKILL to the group on POSIX, `taskkill /T /F`
+ * on Windows. Never throws: the tree may already be gone.
+ */
+export function killProcessTreeNow(pid: number, system: SystemCalls = realSystemCalls): void {
+  const plan = planTreeSignal(pid, 'force', system.platform);
+  try {
+    if (plan.kind === 'group') system.kill(-plan.groupId, plan.signal);
+    else if (plan.kind === 'run') system.runSync(plan.file, plan.args, 5_000);
+    else system.kill(pid, plan.signal);
+  } catch (error) {
+    if (errorCode(error) !== 'ESRCH') throw error;
+  }
+}

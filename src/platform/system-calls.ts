@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
@@ -12,6 +12,8 @@ export interface SystemCalls {
   kill(pid: number, signal: NodeJS.Signals | 0): void;
   /** Runs a program without a shell; resolves with its exit code (null when it could not run). */
   run(file: string, args: readonly string[], timeoutMs: number): Promise<number | null>;
+  /** The same, blocking (for a process about to exit); errors are swallowed. */
+  runSync(file: string, args: readonly string[], timeoutMs: number): void;
   /** Reads a small text file (`/proc/<pid>/stat`); throws when it is missing. */
   readTextFile(path: string): string;
   /** Lists a folder (`/proc`); throws when it is missing. */
@@ -31,6 +33,13 @@ export const realSystemCalls: SystemCalls = Object.freeze({
         resolve(typeof code === 'number' ? code : null);
       });
     });
+  },
+  runSync(file: string, args: readonly string[], timeoutMs: number): void {
+    try {
+      execFileSync(file, [...args], { windowsHide: true, timeout: timeoutMs, stdio: 'ignore' });
+    } catch {
+      // The tree may be gone already; the caller is exiting either way.
+    }
   },
   readTextFile(path: string): string {
     return readFileSync(path, 'utf8');

@@ -70,7 +70,8 @@ export async function runDaemonInForeground(
     signals += 1;
     if (signals > 1) {
       detachTui?.();
-      io.stderr.write('median-dev: second signal, exiting now.\n');
+      daemon.killNow();
+      io.stderr.write('median-dev: second signal, exiting now (the dev server was killed).\n');
       io.exit(130);
       return;
     }

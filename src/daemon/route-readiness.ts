@@ -1,0 +1,56 @@
+export interface RouteReadinessOptions {
+  /** The route on the dev server itself (not through the proxy: nothing to record). */
+  url: string;
+  timeoutMs: number;
+  /** Stops the wait early (the child exited: it will not come up). */
+  isWorthWaiting(): boolean;
+  signal?: AbortSignal;
+}
+
+const FAST_POLL_MS = 50;
+const FAST_POLL_FOR_MS = 3_000;
+const SLOW_POLL_MS = 500;
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * Waits until the dev server answers at the route (any HTTP answer: an
+ * unsigned GET gets its 401), so a sync does not reach a child that is still
+ * starting and fail with our proxy's 502. Returns whether it answered; gives
+ * up at `timeoutMs`, on abort, or once `isWorthWaiting()` turns false.
+ */
+export async function waitForRoute(options: RouteReadinessOptions): Promise<boolean> {
+  const startedAt = Date.now();
+  const deadline = startedAt + options.timeoutMs;
+  while (!options.signal?.aborted && options.isWorthWaiting()) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    try {
+      const timeout = AbortSignal.timeout(left);
+      const response = await fetch(options.url, {
+        headers: { 'user-agent': 'median-dev (waiting for the dev server)' },
+        redirect: 'manual',
+        signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+      });
+      await response.body?.cancel();
+      return true;
+    } catch {
+      // Refused or reset: the dev server is not listening yet; try again shortly.
+    }
+    // A refused connection costs little on loopback: ask often while a dev server usually starts.
+    const wait = Date.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
+    await delay(Math.min(wait, Math.max(0, deadline - Date.now())), options.signal);
+  }
+  return false;
+}

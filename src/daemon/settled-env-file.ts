@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { readEnvFile } from '../config/index.js';
+import { errorCode } from '../shared/errors.js';
+
+/** How long two reads of the env file are apart, and how many tries at most. */
+const SETTLE_MS = 40;
+const MAX_READS = 10;
+
+function sameVars(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+/** Reads with `read` until two reads `SETTLE_MS` apart agree (at most `MAX_READS` reads). */
+async function readSettled<T>(read: () => Promise<T>, isSame: (a: T, b: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let count = 1; count < MAX_READS; count++) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref());
+    const next = await read();
+    if (isSame(value, next)) return next;
+    value = next;
+  }
+  return value;
+}
+
+/**
+ * The env file's variables once two reads a moment apart agree. A file
+ * written in place (an editor, `echo >`, fs.writeFile) is empty between its
+ * truncation and the write; read then, a MEDIAN_KEY would look removed.
+ */
+export function readSettledEnvFile(path: string): Promise<Record<string, string>> {
+  return readSettled(() => readEnvFile(path), sameVars);
+}
+
+/**
+ * The env file's text (undefined when it does not exist) once two reads agree,
+ * so an update does not rewrite a file caught half-written and lose its lines.
+ * Other read errors are thrown as they are.
+ */
+export function readSettledEnvText(path: string): Promise<string | undefined> {
+  const read = async (): Promise<string | undefined> => {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+  return readSettled(read, (a, b) => a === b);
+}

@@ -1,0 +1,217 @@
+import type { StartConfig } from '../config/index.js';
+import { readProjectState, updateProjectState } from '../config/index.js';
+import { createEndpointKeeper } from '../endpoints/index.js';
+import { createMedianApiClient, keyFingerprint, type MedianApiClient } from '../median/index.js';
+import { MedianDevError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import type { DaemonEvent } from '../shared/daemon-events.js';
+import { buildChildEnv } from './child-env.js';
+import { createChildKeeper } from './child-keeper.js';
+import { writeToolsUrl } from './env-file-writer.js';
+import { openRouteWithKey } from './route-opener.js';
+import { waitForRoute } from './route-readiness.js';
+import { readSettledEnvFile } from './settled-env-file.js';
+
+/**
+ * On shutdown the dev server gets 2 s after SIGTERM before SIGKILL (restarts
+ * give it 5 s), so SIGINT still exits within the 3 s the SPEC promises.
+ */
+const SHUTDOWN_GRACE_MS = 2_000;
+
+const at = () => new Date().toISOString();
+
+export interface UrlKeeperOptions {
+  config: StartConfig;
+  /** The proxy's origin: the route is opened through it, so the connect is recorded. */
+  proxyUrl: string;
+  childCommand: string[];
+  baseEnv: Readonly<Record<string, string | undefined>>;
+  /** The env file's variables when the daemon started. */
+  fileVars: Record<string, string>;
+  emit(event: DaemonEvent): void;
+  /** A key rotation: the proxy and the recorder follow the new key. */
+  onKeyChanged(key: string | undefined): void;
+  logger: Logger;
+  signal: AbortSignal;
+  timing: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number; childStopGraceMs: number }>;
+}
+
+/**
+ * Keeps MEDIAN_TOOLS_URL true everywhere (SPEC §2.1): on each new public
+ * origin the env file, then the child, then the endpoint. It also follows
+ * MEDIAN_KEY in the env file. Its tasks run one at a time (the daemon's queue).
+ */
+export interface UrlKeeper {
+  /** The MEDIAN_KEY in use (a rotation changes it). */
+  key(): string | undefined;
+  applyOrigin(origin: string): Promise<void>;
+  /** Starts the child at the tools URL of the last run, so the dev server compiles while the tunnel opens. */
+  startAtRememberedUrl(): Promise<void>;
+  /** Re-reads the env file: a changed MEDIAN_KEY is a key rotation. */
+  envFileChanged(): Promise<void>;
+  /** Syncs the endpoint (`s`, `median-dev sync`); throws when there is nothing to sync. */
+  sync(): Promise<void>;
+  /** Syncs after watched files changed, when there is an endpoint to sync. */
+  watchedFilesChanged(count: number): Promise<void>;
+  restartChild(): Promise<void>;
+  /** Stops the child with the short shutdown grace. */
+  closeChild(): Promise<void>;
+  /** SIGKILLs the child's tree at once. */
+  killChildNow(): void;
+}
+
+export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
+  const { config, emit, logger, timing } = options;
+  let medianKey = config.medianKey;
+  let fileVars = options.fileVars;
+  /** The MEDIAN_KEY the env file held last. */
+  let fileKey = fileVars.MEDIAN_KEY || undefined;
+  /** The tools URL applied last (announced, in the env file). */
+  let toolsUrl: string | undefined;
+  /** The MEDIAN_TOOLS_URL the running child got. */
+  let childUrl: string | undefined;
+  // The Median API client follows the key (a rotation swaps it).
+  let api: MedianApiClient | undefined = clientFor(medianKey);
+
+  function clientFor(key: string | undefined): MedianApiClient | undefined {
+    return key ? createMedianApiClient({ baseUrl: config.medianApi, key, logger }) : undefined;
+  }
+  const missingKeyHint = `Put MEDIAN_KEY=median_key_… in ${config.envFile ?? 'the environment'}; median-dev picks it up.`;
+  const requireApi = (): MedianApiClient => {
+    if (!api) throw new MedianDevError('missing_key', 'No MEDIAN_KEY is set, so median-dev cannot reach Median.', { hint: missingKeyHint });
+    return api;
+  };
+
+  const endpoints = createEndpointKeeper({
+    api: requireApi,
+    readMemory: async () => {
+      const state = await readProjectState(config.dataDir);
+      return { endpointId: state.endpointId, toolsUrl: state.toolsUrl, tunnelUrls: state.tunnelUrls };
+    },
+    remember: async ({ endpointId, toolsUrl: url }) => {
+      const state = await readProjectState(config.dataDir);
+      const urls = new Set(state.tunnelUrls ?? []);
+      urls.add(url);
+      await updateProjectState(config.dataDir, { endpointId, toolsUrl: url, tunnelUrls: [...urls] });
+    },
+    openRoute: () =>
+      openRouteWithKey({
+        url: `${options.proxyUrl}${config.route}`,
+        key: () => medianKey,
+        readyTimeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
+        signal: options.signal,
+      }),
+    autoFix: config.autoFix,
+    emit,
+    logger,
+    routeUrl: `${config.target}${config.route}`,
+    signal: options.signal,
+    ...(timing.syncTimeoutMs ? { syncTimeoutMs: timing.syncTimeoutMs } : {}),
+  });
+
+  const child = createChildKeeper({
+    command: options.childCommand,
+    cwd: config.cwd,
+    env: () => buildChildEnv(options.baseEnv, fileVars, childUrl, config.keySource === 'env-file' && medianKey ? { MEDIAN_KEY: medianKey } : {}),
+    emit,
+    logger,
+    ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
+  });
+
+  /** The endpoint's sync reaches the route only once the restarted dev server answers. */
+  const childAnswering = () =>
+    waitForRoute({
+      url: `${config.target}${config.route}`,
+      timeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
+      isWorthWaiting: () => child.isRunning,
+      signal: options.signal,
+    });
+
+  return {
+    key: () => medianKey,
+
+    async applyOrigin(origin) {
+      const url = `${origin}${config.route}`;
+      if (url !== toolsUrl) {
+        toolsUrl = url;
+        if (config.envFile && (await writeToolsUrl(config.envFile, url))) fileVars = { ...fileVars, MEDIAN_TOOLS_URL: url };
+        emit({ event: 'tools-url', at: at(), url, envFile: config.envFile });
+      }
+      if (child.hasCommand && (url !== childUrl || !child.isStarted)) {
+        childUrl = url;
+        await child.restart();
+      }
+      if (child.hasCommand) await childAnswering();
+      if (!api) {
+        emit({
+          event: 'error',
+          at: at(),
+          code: 'missing_key',
+          message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.',
+          hint: missingKeyHint.replace('picks it up.', 'picks it up and connects.'),
+        });
+        return;
+      }
+      await endpoints.ensure(url);
+    },
+
+    async startAtRememberedUrl() {
+      if (!child.hasCommand || child.isStarted) return;
+      const previous = await readProjectState(config.dataDir);
+      if (!previous.toolsUrl?.endsWith(config.route) || child.isStarted) return;
+      childUrl = previous.toolsUrl;
+      await child.restart();
+    },
+
+    async envFileChanged() {
+      if (!config.envFile) return;
+      fileVars = await readSettledEnvFile(config.envFile);
+      const nextKey = fileVars.MEDIAN_KEY || undefined;
+      const isFileKeyChange = nextKey !== fileKey;
+      fileKey = nextKey;
+      if (config.keySource === 'env') {
+        // The environment's key wins over the file's: say so rather than ignore the edit silently.
+        if (isFileKeyChange && nextKey) {
+          emit({
+            event: 'log',
+            at: at(),
+            level: 'warn',
+            message: `MEDIAN_KEY changed in ${config.envFile}, but median-dev uses the MEDIAN_KEY of its environment, which wins over the file's. Restart median-dev without MEDIAN_KEY in the environment to use the new key.`,
+          });
+        }
+        return;
+      }
+      if (nextKey === medianKey) return;
+      medianKey = nextKey;
+      api = clientFor(medianKey);
+      options.onKeyChanged(medianKey);
+      emit({
+        event: 'log',
+        at: at(),
+        level: 'info',
+        message: `MEDIAN_KEY changed in ${config.envFile} (now ${medianKey ? keyFingerprint(medianKey) : 'unset'}): reconnecting the endpoint with the new key.`,
+      });
+      if (child.isStarted) {
+        await child.restart();
+        await childAnswering();
+      }
+      if (toolsUrl && api) await endpoints.reconnect(toolsUrl);
+    },
+
+    async sync() {
+      if (!toolsUrl) throw new MedianDevError('no_tools_url', 'The tunnel has not given a public URL yet, so there is nothing to sync.');
+      requireApi();
+      await endpoints.sync(toolsUrl);
+    },
+
+    async watchedFilesChanged(count) {
+      if (!toolsUrl || !api) return;
+      emit({ event: 'log', at: at(), level: 'info', message: `${count} watched file${count === 1 ? '' : 's'} changed: syncing.` });
+      await endpoints.sync(toolsUrl);
+    },
+
+    restartChild: () => child.restart(),
+    closeChild: () => child.close({ graceMs: SHUTDOWN_GRACE_MS }),
+    killChildNow: () => child.killNow(),
+  };
+}

@@ -1,0 +1,58 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { childPids, eventsOf, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
+
+describe('median-dev start: a key rotation in the env file', () => {
+  it('restarts the child with the new key and reconnects the endpoint, so calls verify again', async () => {
+    const world = await useE2eWorld({ envFileText: (key) => `# keys\nMEDIAN_KEY=${key}\nOTHER=1\n` });
+    const cli = world.start();
+    const first = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
+    const [firstPid] = childPids(cli);
+
+    // "You rotated the Median key": a new key for the same org, written into the env file.
+    const newKey = world.emulator.createKey();
+    const mark = cli.events().length;
+    const text = await readFile(world.envFile, 'utf8');
+    await writeFile(world.envFile, text.replace(`MEDIAN_KEY=${world.emulator.key}`, `MEDIAN_KEY=${newKey}`));
+
+    const log = await waitForEventAfter(cli, mark, 'log');
+    expect(log.message).toEqual(expect.stringContaining('MEDIAN_KEY'));
+    expect(log.message).toEqual(expect.stringContaining(newKey.slice(-4)));
+    expect(log.message).not.toEqual(expect.stringContaining(newKey));
+    const reconnected = await waitForEventAfter(cli, mark, 'endpoint', { action: 'connected' });
+    const synced = await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced' });
+    expect(reconnected).toMatchObject({ id: first.id, url: first.url });
+    expect(synced).toMatchObject({ id: first.id, url: first.url });
+    const connects = cli.events().slice(mark).filter((e) => isEvent(e, 'call', { kind: 'connect' }));
+    expect(connects).toEqual([expect.objectContaining({ status: 200, verdict: 'answered' })]);
+    const pids = childPids(cli);
+    expect(pids).toHaveLength(2);
+    expect(pids[1]).not.toBe(firstPid);
+
+    // The old key goes away; the endpoint signs with the new one, which the route and the proxy verify.
+    world.emulator.revokeKey(world.emulator.key);
+    const callMark = cli.events().length;
+    const call = await world.emulator.callTool({ tool: 'orderStatus', input: { orderNumber: 'A1001' } });
+    expect(call).toMatchObject({ status: 200, endpointUrl: first.url });
+    expect(call.verdict.kind).toBe('answered');
+    const recorded = await waitForEventAfter(cli, callMark, 'call', { toolCallId: call.toolCallId });
+    expect(recorded).toMatchObject({ signature: 'valid', status: 200, verdict: 'answered' });
+    expect(await world.clientWithKey(newKey).listEndpoints()).toEqual([expect.objectContaining({ id: first.id, status: 'synced' })]);
+    expect(cli.stdout()).not.toContain(newKey);
+    expect(eventsOf(cli, 'error')).toEqual([]);
+  });
+
+  it('says so, and keeps the key, when MEDIAN_KEY comes from the environment', async () => {
+    const world = await useE2eWorld({ envFileText: (key) => `MEDIAN_KEY=${key}\n` });
+    const cli = world.start({ env: { MEDIAN_KEY: world.emulator.key } });
+    await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
+
+    const newKey = world.emulator.createKey();
+    const mark = cli.events().length;
+    await writeFile(world.envFile, (await readFile(world.envFile, 'utf8')).replace(world.emulator.key, newKey));
+    const warning = await waitForEventAfter(cli, mark, 'log', { level: 'warn' });
+    expect(warning.message).toEqual(expect.stringContaining('MEDIAN_KEY'));
+    expect(childPids(cli)).toHaveLength(1);
+    expect(eventsOf(cli, 'endpoint').slice(-1)).toEqual([expect.objectContaining({ action: 'synced' })]);
+  });
+});
