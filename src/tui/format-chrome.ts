@@ -95,6 +95,7 @@ export const HELP_LINES: readonly string[] = [
   'x               export the calls as HAR',
   's               ask Median to sync the endpoint',
   'd               send a diagnostics call',
+  'Ctrl-R          restart the dev server (after it exited, or to reload it)',
   'h               (demo) simulate a tunnel hostname change',
   '?               this help',
   'q  Ctrl-C       quit',

@@ -170,6 +170,8 @@ function commandKey(state: TuiState, key: TuiKey): TuiResult {
       return withEffect(withFlash(state, 'Asking Median to sync the endpoint…'), { type: 'send', command: { command: 'sync' } });
     case 'd':
       return withEffect(withFlash(state, 'Sending a diagnostics call…'), { type: 'send', command: { command: 'diagnostics' } });
+    case 'C-r':
+      return withEffect(withFlash(state, 'Restarting the dev server…'), { type: 'send', command: { command: 'restart-child' } });
     case 'h':
       if (!state.isDemo) return none(withFlash(state, '`h` simulates a hostname change in `median-dev demo` only.', 'warn'));
       return withEffect(withFlash(state, 'Simulating a tunnel hostname change…'), {

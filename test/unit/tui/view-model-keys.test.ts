@@ -92,6 +92,7 @@ const CASES: KeyCase[] = [
   { name: 'x exports HAR', key: 'x', effects: [{ type: 'export-har' }] },
   { name: 's asks for a sync', key: 's', effects: [{ type: 'send', command: { command: 'sync' } }] },
   { name: 'd sends diagnostics', key: 'd', effects: [{ type: 'send', command: { command: 'diagnostics' } }] },
+  { name: 'C-r restarts the dev server', key: 'C-r', effects: [{ type: 'send', command: { command: 'restart-child' } }] },
   { name: 'h outside the demo only explains', key: 'h', effects: [], flash: 'warn' },
   { name: 'h in the demo simulates a hostname change', isDemo: true, key: 'h', effects: [{ type: 'send', command: { command: 'simulate-hostname-change' } }] },
   { name: '? opens the help', key: '?', overlay: 'help' },
