@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { StartConfig } from '../config/index.js';
-import { readEnvFile, updateProjectState } from '../config/index.js';
+import { ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { keyFingerprint, resolveToolSecret, type CallRecord } from '../median/index.js';
 import { MedianDevError, errorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
@@ -86,6 +86,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       hint: 'Attach to it with `median-dev watch`, stop it first, or pass another --data-dir.',
     });
   }
+
+  // Before anything creates it: a new data dir in a git checkout is ignored there.
+  const ignoredNote = await ignoreNewDataDir(config.dataDir).catch(() => undefined);
 
   const medianKey = config.medianKey;
   const fileVars = config.envFile ? await readEnvFile(config.envFile) : {};
@@ -249,6 +252,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     startBackground = (async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (abort.signal.aborted) return;
+      if (ignoredNote) emit({ event: 'log', at: at(), level: 'info', message: ignoredNote });
       queue.push(() => urls.startAtRememberedUrl());
       tunnel = await startTunnelKeeper({
         config,
