@@ -50,6 +50,18 @@ export interface CallRecord {
 }
 
 /**
+ * The header by which median-dev's own replays name the record they repeat.
+ * Our proxy records it as `replayOf` and strips it, so the route sees the
+ * request exactly as Median would send it.
+ */
+export const REPLAY_OF_HEADER = 'x-median-dev-replay-of';
+const RECORD_ID_PATTERN = /^rec_[0-9a-f]{24}$/;
+
+export function isRecordId(value: unknown): value is string {
+  return typeof value === 'string' && RECORD_ID_PATTERN.test(value);
+}
+
+/**
  * A record id: `rec_` + 12 hex of the time in ms + 12 random hex, so ids sort
  * by arrival time as text.
  */

@@ -27,6 +27,8 @@ export interface ExchangeFacts {
   /** As received, credentials masked. */
   requestHeaders: Record<string, string | string[]>;
   requestBody: BodyCapture;
+  /** The record a median-dev replay repeats (from its header), else null. */
+  replayOf: string | null;
   kind: RequestKind;
   classified: ClassifiedRequest | undefined;
   signature: SignatureStatus;
@@ -116,7 +118,7 @@ export function buildCallRecord(facts: ExchangeFacts, settings: RecordSettings):
     response,
     signature: facts.signature,
     verdict,
-    replayOf: null,
+    replayOf: facts.replayOf,
     error: facts.error,
     lateAnswer,
   };

@@ -24,6 +24,7 @@ import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerRespons
 import {
   SIGNATURE_HEADER,
   classifyRequest,
+  newRecordId,
   verifySignature,
   type ClassifiedRequest,
   type RequestKind,
@@ -44,7 +45,9 @@ export interface ExchangeContext {
   targetLabel(): string;
   /** Our caller hung up before its answer was complete. */
   callerLeft(exchange: CallExchange): void;
+  /** The request body is in (or the request was cut off). */
   started(exchange: CallExchange): void;
+  /** Both sides are done: time for the record. */
   finished(exchange: CallExchange): void;
 }
 
@@ -79,7 +82,6 @@ function onResponseBroken(this: IncomingMessage, error?: Error): void {
 }
 
 export class CallExchange implements ForwardHandlers {
-  readonly id: string;
   readonly receivedAt: number;
   readonly method: string;
   readonly path: string;
@@ -89,12 +91,15 @@ export class CallExchange implements ForwardHandlers {
   signature: SignatureStatus = 'unchecked';
   upstreamResponse: IncomingMessage | undefined = undefined;
 
+  private recordId: string | undefined = undefined;
+  private inspected = false;
   private readonly ctx: ExchangeContext;
   private readonly req: IncomingMessage;
   private readonly res: ServerResponse;
   private readonly isRoute: boolean;
   private readonly secret: Uint8Array | undefined;
   private readonly requestHeaders: Record<string, string | string[]>;
+  private readonly replayOf: string | null;
   private status: number | null = null;
   private responseHeaders: IncomingHttpHeaders | null = null;
   private responseBody: BodyCapture | null = null;
@@ -115,7 +120,6 @@ export class CallExchange implements ForwardHandlers {
   constructor(
     ctx: ExchangeContext,
     init: {
-      id: string;
       req: IncomingMessage;
       res: ServerResponse;
       path: string;
@@ -123,10 +127,11 @@ export class CallExchange implements ForwardHandlers {
       secret: Uint8Array | undefined;
       /** As received, credentials masked. */
       headers: Record<string, string | string[]>;
+      /** The record a median-dev replay repeats, from its header. */
+      replayOf: string | null;
     },
   ) {
     this.ctx = ctx;
-    this.id = init.id;
     this.receivedAt = ctx.now();
     this.heardAt = this.receivedAt;
     this.req = init.req;
@@ -136,6 +141,7 @@ export class CallExchange implements ForwardHandlers {
     this.isRoute = init.isRoute;
     this.secret = init.secret;
     this.requestHeaders = init.headers;
+    this.replayOf = init.replayOf;
     this.requestBody = new BodyCapture(ctx.recordBodyBytes);
     (init.req as Tagged)[EXCHANGE] = this;
     (init.res as Tagged)[EXCHANGE] = this;
@@ -147,18 +153,34 @@ export class CallExchange implements ForwardHandlers {
 
   // ---- the request side -------------------------------------------------
 
-  /** The request body arrived (or the request was cut off): classify and check it. */
+  /**
+   * The record id: `rec_` + the arrival time + random (newRecordId). Made on
+   * first use, off the hot path.
+   */
+  get id(): string {
+    return (this.recordId ??= newRecordId(this.receivedAt));
+  }
+
+  /** The request body arrived (or the request was cut off). */
   requestFinished(): void {
     if (this.requestDone) return;
     this.requestDone = true;
-    if (this.isRoute) {
-      const body = this.requestBody.bytes();
-      this.classified = classifyRequest(this.method, this.requestHeaders, body);
-      this.kind = this.classified.kind;
-      this.signature = this.checkSignature(body);
-    }
     this.ctx.started(this);
     if (this.answerDone) this.record();
+  }
+
+  /**
+   * Classifies the request and checks its signature, once. Runs after the
+   * request is complete, from the proxy's batch (not on the hot path).
+   */
+  inspect(): void {
+    if (this.inspected) return;
+    this.inspected = true;
+    if (!this.isRoute) return;
+    const body = this.requestBody.bytes();
+    this.classified = classifyRequest(this.method, this.requestHeaders, body);
+    this.kind = this.classified.kind;
+    this.signature = this.checkSignature(body);
   }
 
   private checkSignature(body: Buffer): SignatureStatus {
@@ -306,6 +328,7 @@ export class CallExchange implements ForwardHandlers {
 
   /** Everything the record is built from (valid once finished). */
   facts(): ExchangeFacts {
+    this.inspect();
     return {
       id: this.id,
       receivedAt: this.receivedAt,
@@ -313,6 +336,7 @@ export class CallExchange implements ForwardHandlers {
       path: this.path,
       requestHeaders: this.requestHeaders,
       requestBody: this.requestBody,
+      replayOf: this.replayOf,
       kind: this.kind,
       classified: this.classified,
       signature: this.signature,

@@ -10,7 +10,7 @@
  * - `expect` is dropped: our server already answered `100 Continue`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { keyFingerprint } from '../median/index.js';
+import { keyFingerprint, REPLAY_OF_HEADER } from '../median/index.js';
 
 const REQUEST_HOP_BY_HOP = new Set([
   'connection',
@@ -53,7 +53,7 @@ export function forwardableRequestHeaders(headers: IncomingHttpHeaders): Incomin
   const listed = connectionTokens(headers.connection);
   const out: IncomingHttpHeaders = {};
   for (const name in headers) {
-    if (REQUEST_HOP_BY_HOP.has(name) || (listed.length > 0 && listed.includes(name))) continue;
+    if (REQUEST_HOP_BY_HOP.has(name) || name === REPLAY_OF_HEADER || (listed.length > 0 && listed.includes(name))) continue;
     out[name] = headers[name];
   }
   return out;

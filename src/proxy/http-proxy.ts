@@ -38,6 +38,8 @@ export interface ForwarderOptions {
    * a request on a connection the dev server is just closing).
    */
   idleSocketMs?: number;
+  /** Most connections to the target at once; more requests wait in line (default 256). */
+  maxSockets?: number;
 }
 
 export interface Forwarder {
@@ -72,12 +74,13 @@ const HANDLERS = Symbol('median-dev.forward-handlers');
 
 export function createForwarder(options: ForwarderOptions = {}): Forwarder {
   const idleSocketMs = options.idleSocketMs ?? 4_000;
+  const maxSockets = options.maxSockets ?? 256;
   let httpAgent: HttpAgent | undefined;
   let httpsAgent: HttpsAgent | undefined;
   const agentFor = (target: URL): HttpAgent =>
     target.protocol === 'https:'
-      ? (httpsAgent ??= new HttpsAgent({ keepAlive: true, timeout: idleSocketMs }))
-      : (httpAgent ??= new HttpAgent({ keepAlive: true, timeout: idleSocketMs }));
+      ? (httpsAgent ??= new HttpsAgent({ keepAlive: true, timeout: idleSocketMs, maxSockets }))
+      : (httpAgent ??= new HttpAgent({ keepAlive: true, timeout: idleSocketMs, maxSockets }));
 
   // The request's handlers ride on the request itself (cheaper than a WeakMap).
   const handlersOf = {

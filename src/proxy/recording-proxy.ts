@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { MEDIAN_CALL_LIMITS, newRecordId, type CallRecord } from '../median/index.js';
+import { isRecordId, MEDIAN_CALL_LIMITS, REPLAY_OF_HEADER, type CallRecord } from '../median/index.js';
 import { MedianDevError, UserError, silentLogger, type Logger } from '../shared/index.js';
 import { buildCallRecord, type RecordSettings } from './build-call-record.js';
 import { CallExchange, type ExchangeContext } from './call-exchange.js';
@@ -174,30 +174,59 @@ export async function startRecordingProxy(
     },
     started(exchange) {
       if (!options.onRequestStarted) return;
-      const info: RequestStartedInfo = { id: exchange.id, method: exchange.method, path: exchange.path };
-      const call = exchange.classified?.toolCall;
-      const toolCallId = call?.toolCallId ?? exchange.classified?.partial?.toolCallId;
-      const tool = call?.tool ?? exchange.classified?.partial?.tool;
-      if (toolCallId !== undefined) info.toolCallId = toolCallId;
-      if (tool !== undefined) info.tool = tool;
-      try {
-        options.onRequestStarted(info);
-      } catch (error) {
-        logger.error('onRequestStarted failed.', { id: exchange.id, error: String(error) });
-      }
+      startedQueue.push(exchange);
+      scheduleFlush();
     },
     finished(exchange) {
       inFlight.delete(exchange);
-      let record: CallRecord;
-      try {
-        record = buildCallRecord(exchange.facts(), settings);
-      } catch (error) {
-        // A bug, but one request must not take the proxy down.
-        logger.error('Building a call record failed.', { id: exchange.id, error: String(error) });
-        return;
-      }
-      deliver(record);
+      finishedQueue.push(exchange);
+      scheduleFlush();
     },
+  };
+
+  // Classifying, signature checks and records run in one batch per turn of
+  // the event loop, after the answers of that turn went out: the callers
+  // never wait for them, and a batch keeps that code hot.
+  let startedQueue: CallExchange[] = [];
+  let finishedQueue: CallExchange[] = [];
+  let flushScheduled: NodeJS.Immediate | undefined;
+  const scheduleFlush = (): void => {
+    flushScheduled ??= setImmediate(flush);
+  };
+  function flush(): void {
+    flushScheduled = undefined;
+    const starts = startedQueue;
+    const finishes = finishedQueue;
+    startedQueue = [];
+    finishedQueue = [];
+    for (const exchange of starts) announce(exchange);
+    for (const exchange of finishes) recordExchange(exchange);
+  }
+  const announce = (exchange: CallExchange): void => {
+    if (!options.onRequestStarted) return;
+    exchange.inspect();
+    const info: RequestStartedInfo = { id: exchange.id, method: exchange.method, path: exchange.path };
+    const call = exchange.classified?.toolCall;
+    const toolCallId = call?.toolCallId ?? exchange.classified?.partial?.toolCallId;
+    const tool = call?.tool ?? exchange.classified?.partial?.tool;
+    if (toolCallId !== undefined) info.toolCallId = toolCallId;
+    if (tool !== undefined) info.tool = tool;
+    try {
+      options.onRequestStarted(info);
+    } catch (error) {
+      logger.error('onRequestStarted failed.', { id: exchange.id, error: String(error) });
+    }
+  };
+  const recordExchange = (exchange: CallExchange): void => {
+    let record: CallRecord;
+    try {
+      record = buildCallRecord(exchange.facts(), settings);
+    } catch (error) {
+      // A bug, but one request must not take the proxy down.
+      logger.error('Building a call record failed.', { id: exchange.id, error: String(error) });
+      return;
+    }
+    deliver(record);
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -208,17 +237,19 @@ export async function startRecordingProxy(
       return;
     }
     const received = req.headers;
-    // The dev server gets a copy without hop-by-hop headers; the record keeps
-    // what arrived, with credentials masked.
+    const replayHeader = received[REPLAY_OF_HEADER];
+    if (replayHeader !== undefined) delete received[REPLAY_OF_HEADER];
+    // The dev server gets a copy without hop-by-hop headers (nor our replay
+    // header); the record keeps what the route saw, credentials masked.
     req.headers = forwardableRequestHeaders(received);
     const exchange = new CallExchange(ctx, {
-      id: newRecordId(now()),
       req,
       res,
       path,
       isRoute: pathname === route || pathname === routeWithSlash,
       secret,
       headers: maskCredentials(received),
+      replayOf: isRecordId(replayHeader) ? replayHeader : null,
     });
     inFlight.add(exchange);
     forwarder.forward(req, targetUrl, exchange);
@@ -275,6 +306,9 @@ export async function startRecordingProxy(
       clearInterval(sweep);
       for (const exchange of [...inFlight]) exchange.abandon();
       inFlight.clear();
+      // Deliver what is queued now rather than on a turn that may come after close.
+      if (flushScheduled) clearImmediate(flushScheduled);
+      flush();
       server.closeAllConnections();
       for (const socket of upgraded) socket.destroy();
       upgraded.clear();

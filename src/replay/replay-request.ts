@@ -3,8 +3,7 @@ import type { CallRecord, Risk, ToolCall } from '../median/index.js';
 import { parseToolCall } from '../median/index.js';
 import { UserError } from '../shared/errors.js';
 
-/** The header by which a replay tells our proxy which record it repeats (stripped before the route). */
-export const REPLAY_OF_HEADER = 'x-median-dev-replay-of';
+export { REPLAY_OF_HEADER } from '../median/index.js';
 
 export interface ReplayOptions {
   /** Send with a fresh `call_` + 32 hex id instead of the original. */

@@ -1,6 +1,5 @@
-import { signBody, SIGNATURE_HEADER } from '../median/index.js';
+import { REPLAY_OF_HEADER, signBody, SIGNATURE_HEADER } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
-import { REPLAY_OF_HEADER } from './replay-request.js';
 
 export interface SignedSendOptions {
   url: string;
