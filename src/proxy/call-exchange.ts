@@ -268,6 +268,8 @@ export class CallExchange implements ForwardHandlers {
       return;
     }
     const target = this.ctx.targetLabel();
+    // The caller's own socket may die before its response reports 'close'.
+    if (this.req.socket?.destroyed === true && !this.res.writableFinished) this.callerGone = true;
     if (this.gaveUp) {
       this.failure = 'timeout';
       const message = PROXY_MESSAGES.targetTimeout(target, this.ctx.upstreamGiveUpMs);

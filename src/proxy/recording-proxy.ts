@@ -6,7 +6,7 @@
  * build-call-record.ts). WebSocket upgrades (dev servers' hot reload) are
  * forwarded too but not recorded: they are not calls.
  *
- * The target is connected to as given; see http-proxy.ts for `localhost`.
+ * The target is connected to as given; see forwarder.ts for `localhost`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -14,11 +14,14 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isRecordId, MEDIAN_CALL_LIMITS, REPLAY_OF_HEADER, type CallRecord } from '../median/index.js';
 import { MedianDevError, UserError, silentLogger, type Logger } from '../shared/index.js';
-import { buildCallRecord, type RecordSettings } from './build-call-record.js';
+import type { RecordSettings } from './build-call-record.js';
 import { CallExchange, type ExchangeContext } from './call-exchange.js';
 import { forwardableRequestHeaders, maskCredentials } from './hop-by-hop.js';
 import { createForwarder } from './http-proxy.js';
 import { HEALTH_PATH, sendHealth } from './proxy-answers.js';
+import { createRecordBatch, type RequestStartedInfo } from './record-batch.js';
+
+export type { RequestStartedInfo } from './record-batch.js';
 
 export interface RecordingProxyLimits {
   /** Median's wait for an answer (10 s); slower answers are `not-answering`, `lateAnswer`. */
@@ -43,14 +46,6 @@ export const DEFAULT_PROXY_LIMITS: Readonly<RecordingProxyLimits> = Object.freez
   requestTimeoutMs: 60_000,
   upstreamGiveUpMs: 120_000,
 });
-
-export interface RequestStartedInfo {
-  id: string;
-  method: string;
-  path: string;
-  toolCallId?: string;
-  tool?: string;
-}
 
 export interface RecordingProxyOptions {
   /** The dev server's origin, e.g. http://localhost:3000. */
@@ -142,27 +137,14 @@ export async function startRecordingProxy(
   };
 
   const inFlight = new Set<CallExchange>();
-  const pendingRecords = new Set<Promise<unknown>>();
   const upgraded = new Set<Duplex>();
   const forwarder = createForwarder();
-
-  const deliver = (record: CallRecord): void => {
-    try {
-      const outcome = options.onRecord(record);
-      if (outcome && typeof (outcome as Promise<void>).then === 'function') {
-        const tracked: Promise<unknown> = (outcome as Promise<void>).then(
-          () => pendingRecords.delete(tracked),
-          (error: unknown) => {
-            pendingRecords.delete(tracked);
-            logger.error('Recording a call failed.', { id: record.id, error: String(error) });
-          },
-        );
-        pendingRecords.add(tracked);
-      }
-    } catch (error) {
-      logger.error('Recording a call failed.', { id: record.id, error: String(error) });
-    }
-  };
+  const batch = createRecordBatch({
+    settings,
+    logger,
+    onRecord: options.onRecord,
+    ...(options.onRequestStarted ? { onRequestStarted: options.onRequestStarted } : {}),
+  });
 
   const ctx: ExchangeContext = {
     now,
@@ -172,61 +154,11 @@ export async function startRecordingProxy(
     callerLeft(exchange) {
       logger.debug('The caller hung up before its answer was complete.', { id: exchange.id, path: exchange.path });
     },
-    started(exchange) {
-      if (!options.onRequestStarted) return;
-      startedQueue.push(exchange);
-      scheduleFlush();
-    },
+    started: (exchange) => batch.started(exchange),
     finished(exchange) {
       inFlight.delete(exchange);
-      finishedQueue.push(exchange);
-      scheduleFlush();
+      batch.finished(exchange);
     },
-  };
-
-  // Classifying, signature checks and records run in one batch per turn of
-  // the event loop, after the answers of that turn went out: the callers
-  // never wait for them, and a batch keeps that code hot.
-  let startedQueue: CallExchange[] = [];
-  let finishedQueue: CallExchange[] = [];
-  let flushScheduled: NodeJS.Immediate | undefined;
-  const scheduleFlush = (): void => {
-    flushScheduled ??= setImmediate(flush);
-  };
-  function flush(): void {
-    flushScheduled = undefined;
-    const starts = startedQueue;
-    const finishes = finishedQueue;
-    startedQueue = [];
-    finishedQueue = [];
-    for (const exchange of starts) announce(exchange);
-    for (const exchange of finishes) recordExchange(exchange);
-  }
-  const announce = (exchange: CallExchange): void => {
-    if (!options.onRequestStarted) return;
-    exchange.inspect();
-    const info: RequestStartedInfo = { id: exchange.id, method: exchange.method, path: exchange.path };
-    const call = exchange.classified?.toolCall;
-    const toolCallId = call?.toolCallId ?? exchange.classified?.partial?.toolCallId;
-    const tool = call?.tool ?? exchange.classified?.partial?.tool;
-    if (toolCallId !== undefined) info.toolCallId = toolCallId;
-    if (tool !== undefined) info.tool = tool;
-    try {
-      options.onRequestStarted(info);
-    } catch (error) {
-      logger.error('onRequestStarted failed.', { id: exchange.id, error: String(error) });
-    }
-  };
-  const recordExchange = (exchange: CallExchange): void => {
-    let record: CallRecord;
-    try {
-      record = buildCallRecord(exchange.facts(), settings);
-    } catch (error) {
-      // A bug, but one request must not take the proxy down.
-      logger.error('Building a call record failed.', { id: exchange.id, error: String(error) });
-      return;
-    }
-    deliver(record);
   };
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -307,14 +239,13 @@ export async function startRecordingProxy(
       for (const exchange of [...inFlight]) exchange.abandon();
       inFlight.clear();
       // Deliver what is queued now rather than on a turn that may come after close.
-      if (flushScheduled) clearImmediate(flushScheduled);
-      flush();
+      batch.flushNow();
       server.closeAllConnections();
       for (const socket of upgraded) socket.destroy();
       upgraded.clear();
       forwarder.close();
       await stopped;
-      await Promise.allSettled([...pendingRecords]);
+      await batch.settled();
     })();
     return closing;
   };
