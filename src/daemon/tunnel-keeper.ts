@@ -126,7 +126,17 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
               } else if (event.type === 'down') {
                 emit({ event: 'tunnel', at: at(), state: 'down', reason: `${event.reason}: ${event.message}` });
               } else {
-                emit({ event: 'tunnel', at: at(), state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${Math.round(event.retryInMs / 1000)} s` });
+                emit({ event: 'tunnel', at: at(), state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${Math.round(event.retryInMs / 100) / 10} s` });
+                // Once per outage, as an error with its code; the retries are `down` events.
+                if (event.attempt === 1) {
+                  emit({
+                    event: 'error',
+                    at: at(),
+                    code: event.code,
+                    message: `The tunnel is down and could not reopen: ${event.message}`,
+                    hint: `median-dev keeps trying, waiting longer each time (up to 10 s); Median cannot reach the route until the tunnel is back. Check ${config.tunnelHost}.`,
+                  });
+                }
               }
             },
           },

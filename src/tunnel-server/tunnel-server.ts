@@ -39,6 +39,9 @@ export interface TunnelServer {
   dropClient(id: string, options?: { forget?: boolean }): void;
   /** The next registration asking for `name` gets a random id instead, as if the name were taken. */
   refuseName(name: string): void;
+  /** Every registration asking for `name` gets a random id, as if another client held it, until `releaseName`. */
+  holdName(name: string): void;
+  releaseName(name: string): void;
   /** Lifting a 'stall' destroys the stalled registrations, so their clients retry. */
   setRegistrationFault(fault: RegistrationFault): void;
   /** `registrations`: registration requests received, faulted and refused ones included. */
@@ -61,6 +64,7 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
 
   const pools = new Map<string, ClientSocketPool>();
   const refused = new Set<string>();
+  const held = new Set<string>();
   const stalled = new Set<ServerResponse>();
   let fault: RegistrationFault = null;
   let registrations = 0;
@@ -98,7 +102,7 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
       return;
     }
     let id = requested;
-    if (id !== undefined && refused.delete(id)) id = undefined;
+    if (id !== undefined && (refused.delete(id) || held.has(id))) id = undefined;
     if (id === undefined || pools.has(id)) id = randomTunnelId((candidate) => pools.has(candidate));
     const pool = await startClientSocketPool({
       id,
@@ -201,6 +205,8 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
       else pool.dropSockets();
     },
     refuseName: (name) => void refused.add(name),
+    holdName: (name) => void held.add(name),
+    releaseName: (name) => void held.delete(name),
     setRegistrationFault(next) {
       fault = next;
       // Stalled registrations fail once the stall is lifted, so their clients retry.

@@ -16,5 +16,5 @@ export {
   type HealthVerdict,
 } from './health-probe.js';
 export { deriveSubdomain } from './derive-subdomain.js';
-export { reconnectDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './reconnect-delay.js';
+export { reconnectDelayMs, reopenDelayMs, DEFAULT_BACKOFF, DEFAULT_QUICK_REOPEN_MS, type BackoffOptions, type ReopenScheduleOptions } from './reconnect-delay.js';
 export { TUNNEL_ERROR_CODES, type TunnelErrorCode } from './tunnel-errors.js';

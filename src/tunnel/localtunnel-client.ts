@@ -79,9 +79,11 @@ export function createLocaltunnelProvider(options: LocaltunnelProviderOptions): 
 
 function connectionOf(url: string, subdomain: string, cluster: ReturnType<typeof startSocketCluster>): TunnelConnection {
   let closed = false;
+  let lostReason: string | undefined;
   const lostListeners: Array<(reason: string) => void> = [];
   cluster.onLost((reason) => {
     if (closed) return;
+    lostReason = reason;
     for (const listener of lostListeners) listener(reason);
   });
   return {
@@ -90,6 +92,13 @@ function connectionOf(url: string, subdomain: string, cluster: ReturnType<typeof
     socketCount: () => cluster.liveCount(),
     onLost(listener) {
       lostListeners.push(listener);
+      // Subscribed after the loss (the connection was held back a while): still told, once.
+      if (lostReason !== undefined) {
+        const reason = lostReason;
+        queueMicrotask(() => {
+          if (!closed) listener(reason);
+        });
+      }
     },
     async close() {
       closed = true;

@@ -23,3 +23,32 @@ export function reconnectDelayMs(attempt: number, options: BackoffOptions = {}):
   const jitter = Math.min(1, Math.max(0, random()));
   return Math.round(capped * (0.75 + 0.25 * jitter));
 }
+
+export interface ReopenScheduleOptions extends BackoffOptions {
+  /**
+   * The first reopen after a loss that ends a calm spell waits only this
+   * long (jittered like the backoff). Default 200 ms.
+   */
+  quickMs?: number;
+}
+
+export const DEFAULT_QUICK_REOPEN_MS = 200;
+
+/**
+ * Delay before the next reopen after a loss. `failures`: reopens that failed
+ * since this loss; `recentLosses`: losses just before this one (a flapping
+ * tunnel). A calm tunnel's first reopen is quick, then the backoff runs from
+ * its base (≈0.2 s, 1 s, 2 s, 4 s …); a flapping tunnel gets no quick try and
+ * starts further up the backoff, so a server that keeps dropping us is not
+ * hammered.
+ */
+export function reopenDelayMs(failures: number, recentLosses: number, options: ReopenScheduleOptions = {}): number {
+  const calm = Math.max(0, Math.floor(recentLosses)) === 0;
+  const failed = Math.max(0, Math.floor(failures));
+  if (calm && failed === 0) {
+    const quickMs = options.quickMs ?? DEFAULT_QUICK_REOPEN_MS;
+    const jitter = Math.min(1, Math.max(0, (options.random ?? Math.random)()));
+    return Math.round(quickMs * (0.75 + 0.25 * jitter));
+  }
+  return reconnectDelayMs(calm ? failed - 1 : failed + Math.floor(recentLosses), options);
+}

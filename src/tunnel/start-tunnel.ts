@@ -1,7 +1,8 @@
 import { errorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
-import { reconnectDelayMs, type BackoffOptions } from './reconnect-delay.js';
+import { openFirst } from './open-first.js';
+import { reopenDelayMs, type ReopenScheduleOptions } from './reconnect-delay.js';
 import type { TunnelDownReason, TunnelEvent, TunnelEventOf, TunnelEventType } from './tunnel-events.js';
 import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
 
@@ -28,7 +29,25 @@ export interface StartTunnelOptions {
   /** Reopen backoff: 1 s doubling to 10 s, with jitter. */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
+  /**
+   * The first reopen after a loss waits only this long (default 200 ms), then
+   * the backoff runs; not when the tunnel was lost before within `flapWindowMs`.
+   */
+  quickReopenMs?: number;
+  /** A loss within this long of the previous one counts as flapping. Default 60000 ms. */
+  flapWindowMs?: number;
+  /**
+   * First open only: when the server grants another name than `subdomain`
+   * (it may still hold ours for a moment after our last run), ask for ours
+   * again with backoff from `nameRetryBaseMs` for this long before settling
+   * for the other name. Default 2000 ms (twice localtunnel-server's 1 s
+   * grace); 0 turns it off.
+   */
+  nameRetryMs?: number;
+  /** Default 250 ms. */
+  nameRetryBaseMs?: number;
   random?: () => number;
+  now?: () => number;
 }
 
 export interface TunnelHandle {
@@ -46,13 +65,22 @@ export interface TunnelHandle {
 /**
  * Opens a tunnel to `localPort` and keeps it open: when its sockets are gone
  * or the probe finds the tunnel server answering for it three times in a
- * row, it reports `down` and reopens with backoff until `close()`. Resolves
- * once the first open carries requests; rejects with the provider's coded
- * error (no retry). `signal` cancels the opening, and later closes the handle.
+ * row, it reports `down` and reopens (a quick first try, then backoff)
+ * until `close()`. Resolves once the first open carries requests (having
+ * asked again for a requested name the server still held, see openFirst);
+ * rejects with the provider's coded error (no retry). `signal` cancels the
+ * opening, and later closes the handle.
  */
 export async function startTunnel(options: StartTunnelOptions, { signal }: { signal?: AbortSignal } = {}): Promise<TunnelHandle> {
   const logger = options.logger ?? silentLogger;
-  const backoff: BackoffOptions = { baseMs: options.reconnectBaseMs, maxMs: options.reconnectMaxMs, random: options.random };
+  const schedule: ReopenScheduleOptions = {
+    baseMs: options.reconnectBaseMs,
+    maxMs: options.reconnectMaxMs,
+    random: options.random,
+    quickMs: options.quickReopenMs,
+  };
+  const now = options.now ?? Date.now;
+  const flapWindowMs = options.flapWindowMs ?? 60_000;
   const probeIntervalMs = options.probeIntervalMs ?? 15_000;
   const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
   const strikesForDown = options.probeStrikesForDown ?? 3;
@@ -63,7 +91,11 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   let lastUrl: string | undefined;
   const subdomain = options.subdomain;
   let grantedSubdomain: string | undefined;
-  let attempt = 0;
+  /** Reopens that failed since the last loss. */
+  let failures = 0;
+  /** Losses in a row, each within flapWindowMs of the one before. */
+  let recentLosses = 0;
+  let lastLossAt: number | undefined;
   let strikes = 0;
   let reopenTimer: NodeJS.Timeout | undefined;
   let probeTimer: NodeJS.Timeout | undefined;
@@ -88,7 +120,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     connection = next;
     lastUrl = next.url;
     grantedSubdomain = next.subdomain ?? subdomain;
-    attempt = 0;
+    failures = 0;
     strikes = 0;
     next.onLost((reason) => {
       if (connection === next) goDown('sockets-gone', reason);
@@ -104,14 +136,18 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     connection = undefined;
     clearTimeout(probeTimer);
     probing?.abort();
-    logger.warn('tunnel down', { reason, message });
+    const lostAt = now();
+    recentLosses = lastLossAt !== undefined && lostAt - lastLossAt < flapWindowMs ? recentLosses + 1 : 0;
+    lastLossAt = lostAt;
+    failures = 0;
+    logger.warn('tunnel down', { reason, message, recentLosses });
     emit({ type: 'down', reason, message });
     old.close().catch((error: unknown) => logger.debug('closing a lost tunnel failed', { error: String(error) }));
     scheduleReopen();
   };
 
   const scheduleReopen = (): number => {
-    const delay = reconnectDelayMs(attempt, backoff);
+    const delay = reopenDelayMs(failures, recentLosses, schedule);
     reopenTimer = setTimeout(() => {
       reopenTimer = undefined;
       reopening = reopen();
@@ -131,12 +167,12 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
       adopt(next);
     } catch (error) {
       if (life.signal.aborted) return;
-      attempt += 1;
+      failures += 1;
       const retryInMs = scheduleReopen();
       const code = errorCode(error) ?? 'tunnel_reopen_failed';
       const message = error instanceof Error ? error.message : String(error);
-      logger.warn('tunnel reopen failed', { attempt, code, retryInMs });
-      emit({ type: 'reopen-failed', attempt, code, message, retryInMs });
+      logger.warn('tunnel reopen failed', { attempt: failures, code, retryInMs });
+      emit({ type: 'reopen-failed', attempt: failures, code, message, retryInMs });
     }
   };
 
@@ -162,7 +198,15 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     scheduleProbe();
   };
 
-  const first = await options.provider.open({ localPort: options.localPort, subdomain }, { signal });
+  const first = await openFirst({
+    provider: options.provider,
+    request: { localPort: options.localPort, subdomain },
+    nameRetryMs: options.nameRetryMs ?? 2_000,
+    nameRetryBaseMs: options.nameRetryBaseMs ?? 250,
+    signal,
+    logger,
+    now,
+  });
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

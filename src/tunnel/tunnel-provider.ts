@@ -16,7 +16,7 @@ export interface TunnelConnection {
   readonly subdomain: string | undefined;
   /** Live sockets to the tunnel server, or undefined when the provider has none. */
   socketCount(): number | undefined;
-  /** Called at most once, when the connection can no longer carry requests. */
+  /** Called at most once, when the connection can no longer carry requests (also when subscribed after that). */
   onLost(listener: (reason: string) => void): void;
   /** Idempotent; leaves no socket or timer behind. */
   close(): Promise<void>;

@@ -23,7 +23,10 @@ export interface SocketClusterOptions {
  * The sockets of one localtunnel registration. Each one waits for a request
  * from the server, then connects to the local port and pipes raw bytes both
  * ways; a closed socket is replaced (at once when it served, with backoff when
- * it failed). With no socket for `lostAfterMs` the cluster reports itself lost.
+ * it failed). With no socket for `lostAfterMs` the cluster reports itself lost;
+ * at once when a replacement is refused (ECONNREFUSED): the server closed the
+ * registration's port, so it restarted or forgot us, and no socket will come
+ * back there.
  */
 export interface SocketCluster {
   /** Resolves once a socket connected; rejects when every first attempt failed. */
@@ -47,6 +50,8 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
   let live = 0;
   let closed = false;
   let lost = false;
+  /** A socket connected once: the registration worked, so a refusal now means it is gone. */
+  let hasConnected = false;
   let firstFailures = 0;
   let lostTimer: NodeJS.Timeout | undefined;
   let resolveReady!: () => void;
@@ -66,13 +71,20 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     timers.add(timer);
   };
 
+  const loseNow = (reason: string): void => {
+    if (closed || lost) return;
+    clearTimeout(lostTimer);
+    lostTimer = undefined;
+    lost = true;
+    for (const listener of lostListeners) listener(reason);
+  };
+
   const armLost = (): void => {
     if (closed || lost || live > 0 || lostTimer) return;
     lostTimer = setTimeout(() => {
       lostTimer = undefined;
       if (closed || live > 0) return;
-      lost = true;
-      for (const listener of lostListeners) listener('every tunnel socket is gone');
+      loseNow('every tunnel socket is gone');
     }, options.lostAfterMs);
     lostTimer.unref();
   };
@@ -84,12 +96,14 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     remote.setTimeout(options.connectTimeoutMs, () => remote.destroy(new Error('connect timeout')));
     let connectedAt: number | undefined;
     let carried = false;
+    let isRefused = false;
 
     remote.once('connect', () => {
       remote.setTimeout(0);
       remote.setKeepAlive(true, KEEPALIVE_DELAY_MS);
       connectedAt = options.now();
       live += 1;
+      hasConnected = true;
       clearTimeout(lostTimer);
       lostTimer = undefined;
       resolveReady();
@@ -99,11 +113,18 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
       remote.pause();
       pipeToLocal(remote, first, options);
     });
-    remote.on('error', (error) => logger.debug('tunnel socket error', { error: error.message }));
+    remote.on('error', (error: NodeJS.ErrnoException) => {
+      if (connectedAt === undefined && error.code === 'ECONNREFUSED') isRefused = true;
+      logger.debug('tunnel socket error', { error: error.message });
+    });
     remote.once('close', () => {
       sockets.delete(remote);
       if (connectedAt !== undefined) live -= 1;
       if (closed) return;
+      if (isRefused && !isFirst && hasConnected) {
+        loseNow(`the tunnel server refused a new socket to port ${options.remotePort}: it closed this tunnel (restarted, or forgot it)`);
+        return;
+      }
       const healthy = connectedAt !== undefined && (carried || options.now() - connectedAt >= HEALTHY_SOCKET_MS);
       if (isFirst && connectedAt === undefined) {
         firstFailures += 1;

@@ -10,9 +10,10 @@ describe('median-dev start: a second start in the same project', () => {
     await world.api.setToolEnabled(first.id as string, 'chargeCard', false);
     expect(await firstRun.stop('SIGINT')).toBe(0);
 
-    // The name is taken while median-dev is stopped: the next start gets another one.
+    // The name is taken by someone else while median-dev is stopped: after asking again
+    // for a while (in case the server still held it for us), the next start takes another one.
     const name = new URL(first.url as string).hostname.split('.')[0]!;
-    world.tunnelServer.refuseName(name);
+    world.tunnelServer.holdName(name);
     const secondRun = world.start();
     const open = await secondRun.waitForEvent((e) => isEvent(e, 'tunnel', { state: 'open' }));
     expect(open).toMatchObject({ isHostnameChange: true, requestedSubdomain: name });

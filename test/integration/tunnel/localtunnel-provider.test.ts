@@ -98,6 +98,36 @@ describe('localtunnel provider against the loopback tunnel server', () => {
     expect(connection.socketCount()).toBe(0);
   });
 
+  it('reports the loss at once, not after the lost window, when the server refuses the reconnect; also to a late listener', async () => {
+    const server = await useTunnelServer();
+    const app = await useEchoApp();
+    const provider = createLocaltunnelProvider({ host: server.url, ...FAST, lostAfterMs: 10_000 });
+    const connection = useConnection(await provider.open({ localPort: app.port, subdomain: 'refused-again' }));
+    const lost = new Promise<string>((resolve) => connection.onLost(resolve));
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+
+    const droppedAt = Date.now();
+    server.dropClient('refused-again', { forget: true });
+    expect(await lost).toMatch(/refused/);
+    expect(Date.now() - droppedAt).toBeLessThan(2000);
+    const late = await new Promise<string>((resolve) => connection.onLost(resolve));
+    expect(late).toMatch(/refused/);
+  });
+
+  it('keeps its sockets coming back, without a loss, when only the sockets are dropped', async () => {
+    const server = await useTunnelServer();
+    const app = await useEchoApp();
+    const provider = createLocaltunnelProvider({ host: server.url, ...FAST });
+    const connection = useConnection(await provider.open({ localPort: app.port, subdomain: 'only-dropped' }));
+    const lost = vi.fn();
+    connection.onLost(lost);
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+    server.dropClient('only-dropped');
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+    expect((await requestVia(server, tunnelHost(server, 'only-dropped'))).status).toBe(200);
+    expect(lost).not.toHaveBeenCalled();
+  });
+
   it.each([
     ['a 500', { status: 500 }, 'tunnel_registration_refused'],
     ['a 403', { status: 403 }, 'tunnel_registration_refused'],

@@ -77,13 +77,60 @@ describe('startTunnel', () => {
     expect((await requestVia(server, tunnelHost(server, 'first-open'), { path: '/x' })).body).toBe('app:/x');
   });
 
-  it('marks the first open a hostname change when the requested name was taken', async () => {
-    const server = await useTunnelServer();
+  it('marks the first open a hostname change when the requested name stays taken, after asking again for a while', async () => {
+    const server = await useTunnelServer({ offlineGraceMs: 100 });
     const app = await useOkApp();
-    server.refuseName('wanted-name');
-    const { handle, events } = await useTunnel(server, app.port, { subdomain: 'wanted-name' });
+    server.holdName('wanted-name');
+    const { handle, events } = await useTunnel(server, app.port, { subdomain: 'wanted-name', nameRetryMs: 300, nameRetryBaseMs: 50 });
     expect(handle.subdomain).not.toBe('wanted-name');
-    expect(events[0]).toMatchObject({ type: 'opened', requestedSubdomain: 'wanted-name', isHostnameChange: true });
+    expect(events).toEqual([expect.objectContaining({ type: 'opened', requestedSubdomain: 'wanted-name', isHostnameChange: true })]);
+    // It asked again (after 50, 100, then what is left of the 300 ms) and kept the first name it got.
+    expect(server.stats().registrations).toBeGreaterThanOrEqual(2);
+    expect(server.stats().registrations).toBeLessThanOrEqual(4);
+    await vi.waitFor(() => expect(server.clients().map((c) => c.id)).toEqual([handle.subdomain]));
+  });
+
+  it('on the first open, gets back its own name that the server still held from its last run', async () => {
+    const server = await useTunnelServer({ offlineGraceMs: 400 });
+    const app = await useOkApp();
+    const provider = createLocaltunnelProvider({ host: server.url, ...FAST_PROVIDER });
+    const lastRun = await provider.open({ localPort: app.port, subdomain: 'my-project' });
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+    await lastRun.close();
+    // Right after a restart the server still holds the name for its grace period.
+    expect(server.clients().map((c) => c.id)).toEqual(['my-project']);
+
+    const { handle, events } = await useTunnel(server, app.port, { subdomain: 'my-project', nameRetryBaseMs: 100 });
+    expect(handle.url).toBe('https://my-project.lt.median.test');
+    expect(events).toEqual([expect.objectContaining({ type: 'opened', subdomain: 'my-project', isHostnameChange: false })]);
+    expect(server.stats().registrations).toBeGreaterThanOrEqual(3);
+    // The stand-in it got first is given back.
+    await vi.waitFor(() => expect(server.clients().map((c) => c.id)).toEqual(['my-project']));
+    expect((await requestVia(server, tunnelHost(server, 'my-project'), { path: '/back' })).body).toBe('app:/back');
+  });
+
+  it('reopens within a moment when the tunnel server restarts on the same port, under the same name', async () => {
+    const first = await useTunnelServer();
+    const app = await useOkApp();
+    const tunnel = await useTunnel(first, app.port, {
+      subdomain: 'restarted',
+      provider: createLocaltunnelProvider({ host: first.url, ...FAST_PROVIDER, lostAfterMs: 10_000 }),
+      reconnectBaseMs: 1000,
+      reconnectMaxMs: 10_000,
+      quickReopenMs: 50,
+    });
+    await vi.waitFor(() => expect(first.clients()[0]?.sockets).toBe(10));
+
+    const down = tunnel.next('down');
+    const reopened = tunnel.next('opened', 3000);
+    const restartedAt = Date.now();
+    await first.close();
+    const second = await useTunnelServer({ port: first.port });
+    // Refused sockets mean the registration is gone: down at once, not after the 10 s lost window.
+    expect(await down).toMatchObject({ reason: 'sockets-gone', message: expect.stringMatching(/refused/) });
+    expect(await reopened).toMatchObject({ url: 'https://restarted.lt.median.test', isHostnameChange: false });
+    expect(Date.now() - restartedAt).toBeLessThan(1500);
+    expect((await requestVia(second, tunnelHost(second, 'restarted'))).status).toBe(200);
   });
 
   it('after dropClient the sockets come back under the same name, without registering again', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reconnectDelayMs } from '../../../src/tunnel/index.js';
+import { reconnectDelayMs, reopenDelayMs } from '../../../src/tunnel/index.js';
 
 describe('reconnectDelayMs', () => {
   it.each([
@@ -35,5 +35,33 @@ describe('reconnectDelayMs', () => {
         expect(delay).toBeLessThanOrEqual(capped);
       }
     }
+  });
+});
+
+describe('reopenDelayMs', () => {
+  it.each([
+    // failures since the loss, losses just before it, expected (random 1)
+    [0, 0, 200],
+    [1, 0, 1000],
+    [2, 0, 2000],
+    [3, 0, 4000],
+    [6, 0, 10_000],
+    // A flapping tunnel: no quick try, and the backoff starts further up.
+    [0, 1, 2000],
+    [1, 1, 4000],
+    [0, 2, 4000],
+    [0, 9, 10_000],
+    // Nonsense counts are read as zero.
+    [-3, -1, 200],
+  ])('%i failures after a loss with %i losses before it wait %i ms', (failures, recentLosses, expected) => {
+    expect(reopenDelayMs(failures, recentLosses, { random: () => 1 })).toBe(expected);
+  });
+
+  it.each([
+    [0, 0, { quickMs: 40 }, 30],
+    [1, 0, { quickMs: 40, baseMs: 20 }, 15],
+    [0, 1, { quickMs: 40, baseMs: 20 }, 30],
+  ])('%i failures, %i losses before, with %o wait %i ms with the lowest jitter', (failures, recentLosses, options, expected) => {
+    expect(reopenDelayMs(failures, recentLosses, { ...options, random: () => 0 })).toBe(expected);
   });
 });
