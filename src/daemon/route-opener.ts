@@ -1,4 +1,5 @@
 import type { RouteConnectOutcome } from '../endpoints/index.js';
+import { parseRetryAfter } from '../median/index.js';
 
 export interface RouteOpenerOptions {
   /** The route's URL through our own proxy (so the connect is recorded). */
@@ -53,7 +54,11 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
       }
       const isOurProxyGap =
         response.status === 502 && (body as { error?: { code?: string } } | null)?.error?.code === 'target_unreachable';
-      if (!isOurProxyGap) return { kind: 'answer', status: response.status, body };
+      if (!isOurProxyGap) {
+        // A route that passes Median's Retry-After on (a 429) sets how long the daemon waits before opening it again.
+        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+        return { kind: 'answer', status: response.status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+      }
       lastReason = 'the dev server is not answering';
     } catch (error) {
       lastReason = error instanceof Error ? error.message : String(error);

@@ -136,6 +136,10 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
         toolsUrl = url;
         if (config.envFile && (await writeToolsUrl(config.envFile, url))) fileVars = { ...fileVars, MEDIAN_TOOLS_URL: url };
         emit({ event: 'tools-url', at: at(), url, envFile: config.envFile });
+        // The data dir knows the URL in use even before Median does: `median-dev sync` asks for it.
+        await updateProjectState(config.dataDir, { toolsUrl: url }).catch((error: unknown) =>
+          logger.warn(`Could not note the tools URL in ${config.dataDir}: ${error instanceof Error ? error.message : String(error)}`),
+        );
       }
       if (child.hasCommand && (url !== childUrl || !child.isStarted)) {
         childUrl = url;

@@ -1,14 +1,15 @@
 import type { Endpoint, MedianApiClient } from '../median/index.js';
 import { connectFix } from '../median/index.js';
-import { errorCode, isMedianDevError } from '../shared/errors.js';
+import { MedianDevError, errorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { DaemonEvent } from '../shared/daemon-events.js';
+import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-retry.js';
 import { parseClash } from './clash-message.js';
 import type { ProjectMemory } from './classify-endpoints.js';
 
 /** What opening the route with the Bearer key answered (SPEC §1.2 connect). */
 export type RouteConnectOutcome =
-  | { kind: 'answer'; status: number; body: unknown }
+  | { kind: 'answer'; status: number; body: unknown; retryAfterSeconds?: number | undefined }
   | { kind: 'unreachable'; reason: string };
 
 export interface EndpointKeeperOptions {
@@ -22,8 +23,8 @@ export interface EndpointKeeperOptions {
   emit(event: DaemonEvent): void;
   logger?: Logger;
   syncTimeoutMs?: number;
-  /** Waits before retrying a `rate_limited` answer; injectable for tests. */
-  rateLimit?: { retries: number; defaultWaitMs: number; maxWaitMs: number };
+  /** How `rate_limited`, timeouts and 5xx are tried again (bounded); injectable for tests. */
+  retry?: Partial<RetryPolicy>;
   /** Where the route is, for messages. */
   routeUrl: string;
   signal?: AbortSignal;
@@ -44,26 +45,18 @@ function now(): string {
   return new Date().toISOString();
 }
 
-function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    timer.unref?.();
-    function done() {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** A connect answer from the route that is worth opening the route again for: Median was busy or out of reach. */
+function isRetryableConnect(code: string, status: number): boolean {
+  return code === 'rate_limited' || code === 'median_unreachable' || (code === 'median_refused_connection' && status >= 500);
 }
 
 export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKeeper {
   const logger = options.logger ?? silentLogger;
-  const rateLimit = options.rateLimit ?? { retries: 3, defaultWaitMs: 60_000, maxWaitMs: 120_000 };
+  const withRetry = createApiRetry({
+    policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    emit: options.emit,
+    signal: options.signal,
+  });
 
   function emitEndpoint(action: Extract<DaemonEvent, { event: 'endpoint' }>['action'], endpoint: Endpoint, extra: { fix?: string } = {}) {
     options.emit({
@@ -82,28 +75,36 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     options.emit({ event: 'error', at: now(), code, message, ...(hint ? { hint } : {}) });
   }
 
-  /** Runs an API call, waiting out `rate_limited` a bounded number of times. */
-  async function withRetry<T>(what: string, call: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        if (errorCode(error) !== 'rate_limited' || attempt >= rateLimit.retries) throw error;
-        const seconds = isMedianDevError(error) ? Number(error.details?.retryAfterSeconds) : Number.NaN;
-        const waitMs = Math.min(Number.isFinite(seconds) ? seconds * 1000 : rateLimit.defaultWaitMs, rateLimit.maxWaitMs);
-        options.emit({ event: 'log', at: now(), level: 'warn', message: `Median is rate limiting ${what}; trying again in ${Math.ceil(waitMs / 1000)} s.` });
-        await abortableDelay(waitMs, options.signal);
-      }
-    }
-  }
-
   async function findByUrl(url: string): Promise<Endpoint | undefined> {
-    const endpoints = await withRetry('the endpoint list', () => options.api().listEndpoints());
+    const endpoints = await withRetry('reading the endpoint list', () => options.api().listEndpoints());
     return endpoints.find((e) => e.url === url);
   }
 
+  /**
+   * Opens the route; while it answers that Median was rate limiting or out of
+   * reach, waits and opens it again (bounded, like an API call).
+   */
+  function openRouteWithRetry(): Promise<RouteConnectOutcome> {
+    return withRetry('connecting the endpoint', async () => {
+      const outcome = await options.openRoute();
+      if (outcome.kind !== 'answer') return outcome;
+      const body = outcome.body as { error?: { code?: unknown; message?: unknown } } | null;
+      const code = body?.error?.code;
+      if (typeof code !== 'string' || !isRetryableConnect(code, outcome.status)) return outcome;
+      const message = typeof body?.error?.message === 'string' ? body.error.message : `The route answered ${outcome.status}.`;
+      throw new MedianDevError(code, message, {
+        // The docs' fix, except for rate_limited, whose fix ("median-dev retries by itself") is this very retry.
+        ...(code === 'rate_limited' ? {} : { hint: connectFix(code) }),
+        details: {
+          status: outcome.status,
+          ...(outcome.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: outcome.retryAfterSeconds }),
+        },
+      });
+    });
+  }
+
   async function connectThroughRoute(toolsUrl: string): Promise<Endpoint | undefined> {
-    const outcome = await options.openRoute();
+    const outcome = await openRouteWithRetry();
     if (outcome.kind === 'unreachable') {
       emitError(
         'route_unreachable',
@@ -128,7 +129,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       const endpoint = await findByUrl(toolsUrl);
       if (endpoint) {
         emitEndpoint('adopted', endpoint);
-        return withRetry('the sync', () => options.api().sync(toolsUrl));
+        return withRetry('asking for a sync', () => options.api().sync(toolsUrl));
       }
     }
     emitError(code, message, connectFix(code) ?? 'Check the route’s logs: it answered the connect request with an error.');
@@ -166,28 +167,31 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
         });
         return current;
       }
-      await withRetry('the removal', () => options.api().removeEndpoint(other.id));
+      await withRetry('removing the old endpoint', () => options.api().removeEndpoint(other.id)).catch((error: unknown) => {
+        // Gone already (a retried removal that had gone through): what we wanted.
+        if (errorCode(error) !== 'endpoint_not_found') throw error;
+      });
       emitEndpoint('removed', other);
       logger.info(`Removed this project's old endpoint ${other.url}, whose tools clashed.`);
-      current = await withRetry('the sync', () => options.api().sync(toolsUrl));
+      current = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
     }
   }
 
   async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {
     const memory = await options.readMemory();
-    const endpoints = await withRetry('the endpoint list', () => options.api().listEndpoints());
+    const endpoints = await withRetry('reading the endpoint list', () => options.api().listEndpoints());
     let endpoint = endpoints.find((e) => e.url === toolsUrl);
     if (endpoint) {
       if (endpoint.id !== memory.endpointId) emitEndpoint('adopted', endpoint);
       // Already there (a restart under the same hostname): sync, since the tools may have changed meanwhile.
-      if (endpoint.status !== 'pending') endpoint = await withRetry('the sync', () => options.api().sync(toolsUrl));
+      if (endpoint.status !== 'pending') endpoint = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
     } else {
       const previous =
         endpoints.find((e) => e.id === memory.endpointId) ??
         (memory.toolsUrl ? endpoints.find((e) => e.url === memory.toolsUrl) : undefined);
       if (previous && options.autoFix) {
         try {
-          endpoint = await withRetry('Change endpoint', () => options.api().changeEndpoint(previous.id, toolsUrl));
+          endpoint = await withRetry('changing the endpoint', () => options.api().changeEndpoint(previous.id, toolsUrl));
           emitEndpoint('changed', endpoint);
         } catch (error) {
           const code = errorCode(error);
@@ -204,7 +208,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
 
   async function sync(toolsUrl: string): Promise<Endpoint | undefined> {
     try {
-      const endpoint = await withRetry('the sync', () => options.api().sync(toolsUrl));
+      const endpoint = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
       return await settle(endpoint, toolsUrl);
     } catch (error) {
       if (errorCode(error) === 'endpoint_not_found' || errorCode(error) === 'no_endpoint') return ensure(toolsUrl);

@@ -1,5 +1,6 @@
-import { MedianDevError } from '../shared/errors.js';
+import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
+import { CONNECT_MESSAGES } from './messages.js';
 
 /**
  * A client for the Median API of SPEC §1.3. Every request has a timeout and is
@@ -119,13 +120,19 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
       return json;
     }
     const apiError = readErrorEnvelope(json);
-    if (apiError) {
-      const details: Record<string, unknown> = { status };
-      const retryAfterSeconds = retryAfter === null ? undefined : Number(retryAfter);
-      if (retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds)) details.retryAfterSeconds = retryAfterSeconds;
-      throw new MedianDevError(apiError.code, apiError.message, { details });
-    }
-    throw badAnswer(baseUrl, method, path, status, `HTTP ${status} without Median's error body`);
+    const details: Record<string, unknown> = { status };
+    const retryAfterSeconds = parseRetryAfter(retryAfter, Date.now());
+    if (retryAfterSeconds !== undefined) details.retryAfterSeconds = retryAfterSeconds;
+    if (apiError) throw new MedianDevError(apiError.code, apiError.message, { details });
+    // A 429 from something in front of Median (a gateway) still means: wait, then try again.
+    if (status === 429) throw new MedianDevError('rate_limited', CONNECT_MESSAGES.rateLimited, { details });
+    throw badAnswer(
+      baseUrl,
+      method,
+      path,
+      status,
+      status >= 500 ? `HTTP ${status} and no error body of Median's: Median, or a proxy in front of it, is having trouble` : `HTTP ${status} without Median's error body`,
+    );
   }
 
   async function endpointCall(method: string, path: string, body?: unknown): Promise<Endpoint> {
@@ -171,7 +178,18 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
       const deadline = Date.now() + limitMs;
       for (;;) {
         waitOptions.signal?.throwIfAborted();
-        const endpoint = (await listEndpoints(waitOptions.signal)).find((e) => e.id === id);
+        let endpoints: Endpoint[];
+        try {
+          endpoints = await listEndpoints(waitOptions.signal);
+        } catch (error) {
+          // One failed poll (a 503, a 429, a slow answer) does not end the wait; the deadline does.
+          const pauseMs = Math.max(intervalMs, retryAfterMs(error) ?? 0);
+          if (!(isTransientMedianError(error) || errorCode(error) === 'rate_limited') || Date.now() + pauseMs > deadline) throw error;
+          logger.debug('median api: polling the sync failed, polling again', { code: errorCode(error), pauseMs });
+          await delay(pauseMs, waitOptions.signal);
+          continue;
+        }
+        const endpoint = endpoints.find((e) => e.id === id);
         if (!endpoint) throw new MedianDevError('endpoint_not_found', ENDPOINT_GONE_MESSAGE, { details: { status: 404, id } });
         if (endpoint.status !== 'pending') return endpoint;
         if (Date.now() + intervalMs > deadline) {
@@ -185,6 +203,34 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
       }
     },
   };
+}
+
+/**
+ * Whether trying the same request again later may work: no answer in time, no
+ * connection, an answer that is not Median's, or a 5xx. Median's own 4xx
+ * (`invalid_url`, `endpoint_not_found`, …) and `rate_limited` are not: the
+ * first is a decision, the second has its own wait (retryAfterMs).
+ */
+export function isTransientMedianError(error: unknown): boolean {
+  const code = errorCode(error);
+  if (code === 'median_timeout' || code === 'median_unreachable' || code === 'median_bad_answer') return true;
+  const status = isMedianDevError(error) ? Number(error.details?.status) : Number.NaN;
+  return Number.isFinite(status) && status >= 500;
+}
+
+/** The wait Median asked for with `Retry-After` (in ms), when it gave one. */
+export function retryAfterMs(error: unknown): number | undefined {
+  const seconds = isMedianDevError(error) ? Number(error.details?.retryAfterSeconds) : Number.NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+/** `Retry-After` as seconds: a number of seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, Math.ceil((date - now) / 1000)) : undefined;
 }
 
 function normalizeBaseUrl(raw: string): string {

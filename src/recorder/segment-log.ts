@@ -1,4 +1,4 @@
-import { chmod, open, unlink, type FileHandle } from 'node:fs/promises';
+import { chmod, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
 import { segmentsToDrop, type RetentionLimits } from './retention.js';
@@ -88,6 +88,13 @@ export class SegmentLog {
 
   /** Appends whole lines to the live segment, durably (write + fdatasync), then applies retention. */
   async append(data: Buffer, lines: number): Promise<void> {
+    if (await this.isHandleGone()) {
+      this.logger.warn('The call segment being written was deleted or moved; recording goes on in a new one.', { dir: this.callsDir });
+      await this.closeHandle();
+      // Takes stock again (the folder may be gone, or hold other files now); throws while it cannot be made.
+      this.prepared = false;
+      await this.prepare();
+    }
     const live = this.liveSegment(data.length);
     try {
       const handle = await this.openLive(live);
@@ -108,6 +115,24 @@ export class SegmentLog {
 
   async close(): Promise<void> {
     await this.closeHandle();
+  }
+
+  /**
+   * Whether the open handle no longer is the file at its segment's path: the
+   * calls folder (or the segment) was deleted, moved or replaced while the
+   * daemon ran. Writing on would put every record into a file nobody reads.
+   */
+  private async isHandleGone(): Promise<boolean> {
+    const handle = this.handle;
+    if (!handle) return false;
+    const segment = this.segments.find((s) => s.seq === this.handleSeq);
+    if (!segment) return true;
+    try {
+      const [opened, named] = await Promise.all([handle.stat(), stat(segment.path)]);
+      return opened.ino !== named.ino || opened.dev !== named.dev;
+    } catch {
+      return true; // the path is gone, or no longer leads to a file: either way not our file
+    }
   }
 
   /** The segment the next write goes to: the last one, or a new one when it is full or must not be reused. */
