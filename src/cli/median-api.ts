@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import { createMedianApiClient, type MedianApiClient } from '../median/index.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
 import { connectFix } from '../median/index.js';
+import { assertKeyShape } from './require-secret.js';
 
 /** The Median API client for a command, or a UserError saying where the key goes. */
 export function requireApiClient(config: Config): MedianApiClient {
@@ -10,6 +11,7 @@ export function requireApiClient(config: Config): MedianApiClient {
       hint: `Set MEDIAN_KEY in the environment or in ${config.envFile ?? 'an env file (.env.local)'}.`,
     });
   }
+  assertKeyShape(config);
   return createMedianApiClient({ baseUrl: config.medianApi, key: config.medianKey });
 }
 

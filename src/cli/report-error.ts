@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { MedianDevError, UserError } from '../shared/errors.js';
 import type { CliIo } from './cli-io.js';
+import { createOutputMasker } from './output-masker.js';
 import { QuietFailure } from './quiet-failure.js';
 
 /**
@@ -16,24 +17,26 @@ export function reportError(error: unknown, io: CliIo, options: { debug: boolean
     return 2;
   }
   if (error instanceof QuietFailure) return error.exitCode;
+  // An error message may quote what it failed on: never a key.
+  const mask = createOutputMasker([io.env.MEDIAN_KEY, io.env.MEDIAN_TOOL_SECRET]).text;
   if (error instanceof MedianDevError) {
     const exitCode = error instanceof UserError ? error.exitCode : 1;
     if (options.json) {
       io.stdout.write(
-        `${JSON.stringify({ event: 'error', at: new Date().toISOString(), code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) })}\n`,
+        `${JSON.stringify({ event: 'error', at: new Date().toISOString(), code: error.code, message: mask(error.message), ...(error.hint ? { hint: mask(error.hint) } : {}) })}\n`,
       );
     }
-    io.stderr.write(`median-dev: ${error.message} [${error.code}]\n`);
-    if (error.hint) io.stderr.write(`  → ${error.hint}\n`);
-    if (options.debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    io.stderr.write(`median-dev: ${mask(error.message)} [${error.code}]\n`);
+    if (error.hint) io.stderr.write(`  → ${mask(error.hint)}\n`);
+    if (options.debug && error.stack) io.stderr.write(`${mask(error.stack)}\n`);
     return exitCode;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = mask(error instanceof Error ? error.message : String(error));
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ event: 'error', at: new Date().toISOString(), code: 'internal_error', message })}\n`);
   }
   io.stderr.write(`median-dev: unexpected error: ${message}\n`);
-  if (options.debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  if (options.debug && error instanceof Error && error.stack) io.stderr.write(`${mask(error.stack)}\n`);
   else io.stderr.write('  → This is a bug in median-dev. Run again with --debug for the stack trace, and report it.\n');
   return 1;
 }

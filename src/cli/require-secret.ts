@@ -1,6 +1,25 @@
-import { resolveToolSecret } from '../median/index.js';
+import { checkMedianKey, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
 import type { Config } from '../config/index.js';
+
+/** Where the key came from, for a hint. */
+function keySourceOf(config: Pick<Config, 'keySource' | 'envFile'>): string {
+  return config.keySource === 'env' ? 'the environment' : (config.envFile ?? 'the env file');
+}
+
+/**
+ * A MEDIAN_KEY that is set must have the right shape, with the docs' two
+ * messages (tool-errors.txt, `invalid_median_key`). A malformed key is never
+ * sent anywhere, nor printed.
+ */
+export function assertKeyShape(config: Pick<Config, 'medianKey' | 'keySource' | 'envFile'>): void {
+  if (!config.medianKey) return;
+  const problem = checkMedianKey(config.medianKey);
+  if (!problem) return;
+  throw new UserError('invalid_median_key', problem === 'wrong_prefix' ? KEY_MESSAGES.wrongPrefix : KEY_MESSAGES.malformed, {
+    hint: `Fix MEDIAN_KEY in ${keySourceOf(config)}: the Median key (median_key_…) from Settings → API, copied whole.`,
+  });
+}
 
 /** The tool signing secret, or a UserError saying where to put the key. */
 export function requireSecret(config: Config, what: string): Uint8Array {
@@ -9,6 +28,7 @@ export function requireSecret(config: Config, what: string): Uint8Array {
       hint: `Set MEDIAN_KEY in the environment or in ${config.envFile ?? 'an env file (.env.local)'}.`,
     });
   }
+  if (!config.toolSecret) assertKeyShape(config);
   try {
     return resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret });
   } catch (error) {

@@ -30,6 +30,12 @@ export async function readProjectState(dataDir: string): Promise<ProjectState> {
     text = await readFile(join(dataDir, STATE_FILE), 'utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { version: STATE_VERSION };
+    if (errorCode(error) === 'ENOTDIR') {
+      throw new UserError('data_dir_not_a_folder', `The data dir ${dataDir} is not a folder: a file is in its place.`, {
+        hint: 'Move that file away, or pass another --data-dir (or MEDIAN_DEV_DIR).',
+        cause: error,
+      });
+    }
     throw new UserError('data_dir_unreadable', `Cannot read ${join(dataDir, STATE_FILE)} (${errorCode(error) ?? String(error)}).`, {
       hint: 'Check the data dir permissions, or pass another --data-dir.',
       cause: error,
@@ -44,15 +50,31 @@ export async function readProjectState(dataDir: string): Promise<ProjectState> {
       cause: error,
     });
   }
-  if (!parsed || typeof parsed !== 'object') return { version: STATE_VERSION };
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return { version: STATE_VERSION };
   const version = (parsed as { version?: unknown }).version;
   if (typeof version === 'number' && version > STATE_VERSION) {
     throw new UserError('data_dir_too_new', `The data dir ${dataDir} was written by a newer median-dev (state version ${version}).`, {
       hint: 'Upgrade median-dev, or pass another --data-dir.',
     });
   }
+  const wrongField = Object.entries(parsed).find(([name, value]) => !isFieldOk(name, value));
+  if (wrongField) {
+    throw new UserError('data_dir_corrupt', `${join(dataDir, STATE_FILE)} is damaged: its "${wrongField[0]}" is not what median-dev wrote.`, {
+      hint: 'Delete that file; median-dev makes it again on the next start (the endpoint id it held is then found by URL).',
+    });
+  }
   return { ...(parsed as ProjectState), version: STATE_VERSION };
 }
+
+/** The fields median-dev writes are strings (tunnelUrls: strings); unknown ones are kept as they are. */
+function isFieldOk(name: string, value: unknown): boolean {
+  if (name === 'version') return true;
+  if (name === 'tunnelUrls') return Array.isArray(value) && value.every((url) => typeof url === 'string');
+  if (STRING_FIELDS.has(name)) return typeof value === 'string';
+  return true;
+}
+
+const STRING_FIELDS = new Set(['target', 'route', 'proxyUrl', 'medianApi', 'subdomain', 'endpointId', 'toolsUrl', 'updatedAt']);
 
 /** Merges `patch` into state.json (0600, atomic). */
 export async function updateProjectState(dataDir: string, patch: Partial<ProjectState>): Promise<ProjectState> {

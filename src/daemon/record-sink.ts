@@ -8,9 +8,14 @@ const at = () => new Date().toISOString();
  * Where the proxy's records go: stored (masked) first, then announced as a
  * `call` event, so a record is durable once its event is out. A failing
  * store is reported once (and its recovery once); the call is announced
- * anyway, from memory, and traffic keeps flowing.
+ * anyway, from memory (masked all the same), and traffic keeps flowing.
  */
-export function createRecordSink(recorder: Recorder, emit: (event: DaemonEvent) => void): (record: CallRecord) => Promise<void> {
+export function createRecordSink(
+  recorder: Recorder,
+  emit: (event: DaemonEvent) => void,
+  /** Masks a record the recorder could not store (it masks the ones it stores). */
+  maskUnstored: (record: CallRecord) => CallRecord,
+): (record: CallRecord) => Promise<void> {
   let isFailing = false;
   return async (record) => {
     let stored = record;
@@ -21,6 +26,7 @@ export function createRecordSink(recorder: Recorder, emit: (event: DaemonEvent) 
         emit({ event: 'recording', at: at(), state: 'ok' });
       }
     } catch (error) {
+      stored = maskUnstored(record);
       if (!isFailing) {
         isFailing = true;
         emit({ event: 'recording', at: at(), state: 'failing', message: error instanceof Error ? error.message : String(error) });

@@ -12,6 +12,7 @@ import { startFileWatcher, type FileWatcher } from '../watch/index.js';
 import { sendSignedCall } from '../replay/index.js';
 import { createCommandHandler } from './command-handler.js';
 import { createEventHub } from './event-hub.js';
+import { createEventMasker } from './event-masker.js';
 import { createRecordSink } from './record-sink.js';
 import { createSerialQueue } from './serial-queue.js';
 import { startTunnelKeeper, type TunnelKeeper, type TunnelTuning } from './tunnel-keeper.js';
@@ -29,7 +30,14 @@ export interface DaemonOptions {
   logger?: Logger;
   isDemo?: boolean;
   /** Test and demo knobs. */
-  timing?: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number; childStopGraceMs: number; watchDebounceMs: number }>;
+  timing?: Partial<{
+    routeReadyTimeoutMs: number;
+    syncTimeoutMs: number;
+    childStopGraceMs: number;
+    watchDebounceMs: number;
+    /** Median's wait for a call's answer, as the proxy judges it (default 10 s). */
+    callTimeoutMs: number;
+  }>;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;
 }
@@ -110,7 +118,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     callCount: await store.count().catch(() => recent.length),
     records: recent.slice().reverse(),
   });
-  const emit = (event: DaemonEvent) => hub.emit(event);
+  // Dev server output, log and error messages reach the screen and the control channel: masked first.
+  const masker = createEventMasker([medianKey, config.toolSecret], { redactVisitor: config.redactVisitor });
+  const emit = (event: DaemonEvent) => hub.emit(masker.mask(event));
 
   // Parts, closed in reverse dependency order by shutdown().
   let recorder: Recorder | undefined;
@@ -150,13 +160,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   try {
     recorder = await openRecorder({ dataDir: config.dataDir, secrets: medianKey ? [medianKey] : [], redactVisitor: config.redactVisitor, logger });
-    const onRecord = createRecordSink(recorder, emit);
+    const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
     proxy = await startRecordingProxy({
       target: config.target,
       route: config.route,
       port: config.port,
       ...(secretFor(medianKey) ? { secret: secretFor(medianKey)! } : {}),
       instanceId,
+      ...(timing.callTimeoutMs ? { limits: { timeoutMs: timing.callTimeoutMs } } : {}),
       logger,
       onRecord,
     }).catch((error: unknown) => {
@@ -188,7 +199,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       onKeyChanged(key) {
         hub.setKeyFingerprint(key ? keyFingerprint(key) : null);
         prox.setSecret(secretFor(key));
-        if (key) recorder?.addSecret(key);
+        if (key) {
+          recorder?.addSecret(key);
+          masker.addSecret(key);
+        }
       },
       logger,
       signal: abort.signal,

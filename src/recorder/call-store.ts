@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { CallRecord, VerdictKind } from '../median/index.js';
-import { UserError } from '../shared/index.js';
+import { UserError, errorCode } from '../shared/index.js';
 import { callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
 export interface CallQuery {
@@ -84,11 +84,23 @@ export function createCallStore(dataDir: string): CallStore {
   // Closed segments never change, so their line counts are kept by size.
   const counted = new Map<string, { size: number; lines: number }>();
 
+  /** The segments; a calls folder that cannot be read (a file in its place, …) is the user's to fix. */
+  async function segments(): Promise<Awaited<ReturnType<typeof listSegments>>> {
+    try {
+      return await listSegments(callsDir);
+    } catch (error) {
+      throw new UserError('store_unreadable', `Cannot read the recorded calls in ${callsDir} (${errorCode(error) ?? String(error)}).`, {
+        hint: `${callsDir} has to be a folder median-dev can read; move whatever is there away, or pass another --data-dir.`,
+        cause: error,
+      });
+    }
+  }
+
   /** Every complete line, newest first, segment by segment from the newest. */
   async function* linesNewestFirst(): AsyncGenerator<Buffer> {
-    const segments = await listSegments(callsDir);
-    for (let i = segments.length - 1; i >= 0; i -= 1) {
-      yield* readLinesBackward(segments[i]!.path);
+    const found = await segments();
+    for (let i = found.length - 1; i >= 0; i -= 1) {
+      yield* readLinesBackward(found[i]!.path);
     }
   }
 
@@ -155,7 +167,7 @@ export function createCallStore(dataDir: string): CallStore {
 
     async count() {
       let total = 0;
-      for (const segment of await listSegments(callsDir)) {
+      for (const segment of await segments()) {
         try {
           const { size } = await stat(segment.path);
           const known = counted.get(segment.path);

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { CliIo } from '../../src/cli/cli-io.js';
+import { isProcessGroupAlive } from '../../src/platform/index.js';
 import { useTeardown } from './use-teardown.js';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
@@ -124,6 +125,17 @@ export function spawnCli(argv: string[], options: { env?: Record<string, string 
     if (h.child.exitCode === null && h.child.signalCode === null) {
       h.child.kill('SIGKILL');
       await h.exited;
+    }
+    // A SIGKILLed CLI cannot stop its dev server (a process group of its own): end what is left of it.
+    for (const event of h.events()) {
+      if (event.event !== 'child' || event.state !== 'running' || typeof event.pid !== 'number') continue;
+      if (process.platform !== 'win32' && isProcessGroupAlive(event.pid)) {
+        try {
+          process.kill(-event.pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
     }
   });
 }

@@ -3,6 +3,7 @@ import { withRecordedPath } from '../../daemon/index.js';
 import { prepareTestCall, sendSignedCall } from '../../replay/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
+import { createOutputMasker } from '../output-masker.js';
 import { fetchManifest } from '../fetch-manifest.js';
 import { readInputFlag } from '../read-input-flag.js';
 import { requireSecret } from '../require-secret.js';
@@ -44,13 +45,16 @@ export async function runCall(tool: string, options: Record<string, unknown>, io
   const { value: answer, record } = await withRecordedPath(config, ({ routeUrl }) =>
     sendSignedCall({ url: routeUrl, body: prepared.body, secret }),
   );
-  const verdict =
-    record?.verdict ??
-    judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs });
+  // The route's answer is printed as it came, but for secrets (a tool may echo the key).
+  const mask = createOutputMasker([config.medianKey, config.toolSecret]);
+  const verdict = mask.value(
+    record?.verdict ?? judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs }),
+  );
+  const shown = { ...answer, body: mask.text(answer.body) };
   if (config.json) {
-    let body: unknown = answer.body;
+    let body: unknown = shown.body;
     try {
-      body = JSON.parse(answer.body);
+      body = JSON.parse(shown.body);
     } catch {
       /* keep the text */
     }
@@ -59,5 +63,5 @@ export async function runCall(tool: string, options: Record<string, unknown>, io
   }
   const style = createStyle(useColor(io));
   writeLine(io.stdout, style.dim(`${tool} ${prepared.toolCall.toolCallId} (risk ${risk})`));
-  printAnswer(io, style, answer, verdict);
+  printAnswer(io, style, shown, verdict);
 }

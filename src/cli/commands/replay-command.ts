@@ -6,6 +6,7 @@ import { prepareReplay, sendSignedCall } from '../../replay/index.js';
 import { UserError } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
+import { createOutputMasker } from '../output-masker.js';
 import { readInputFlag } from '../read-input-flag.js';
 import { requireSecret } from '../require-secret.js';
 import { createStyle, styleVerdict } from '../terminal-style.js';
@@ -49,7 +50,12 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
     sendSignedCall({ url: routeUrl, body: prepared.body, secret, replayOf: original.id, ...(atOffsetMs !== undefined ? { atOffsetMs } : {}) }),
   );
   const record = oneShotRecord ?? (await findReplayRecord(config.dataDir, original, prepared.toolCall.toolCallId, sentAt));
-  const verdict = record?.verdict ?? judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs });
+  // What the route answered is shown as it came, but for secrets (the stored record is masked already).
+  const mask = createOutputMasker([config.medianKey, config.toolSecret]);
+  const verdict = mask.value(
+    record?.verdict ?? judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs }),
+  );
+  const shown = { ...answer, headers: mask.value(answer.headers), body: mask.text(answer.body) };
 
   if (config.json) {
     writeJson(
@@ -58,7 +64,7 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
         toolCallId: prepared.toolCall.toolCallId,
         tool: prepared.toolCall.tool,
         replayOf: original.id,
-        response: { status: answer.status, headers: answer.headers, body: answer.body },
+        response: { status: shown.status, headers: shown.headers, body: shown.body },
         durationMs: answer.durationMs,
         verdict,
       },
@@ -69,7 +75,7 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
   const idNote = prepared.toolCall.toolCallId === original.toolCallId ? 'same toolCallId' : `new toolCallId ${prepared.toolCall.toolCallId}`;
   const offsetNote = atOffsetMs ? `, signed ${Math.abs(atOffsetMs)} ms ${atOffsetMs < 0 ? 'in the past' : 'in the future'}` : '';
   writeLine(io.stdout, style.dim(`Replay of ${original.tool ?? original.kind} ${original.toolCallId} (${idNote}${offsetNote})`));
-  printAnswer(io, style, answer, verdict);
+  printAnswer(io, style, shown, verdict);
   writeLine(io.stdout, '');
   writeLine(
     io.stdout,

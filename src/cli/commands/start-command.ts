@@ -3,6 +3,8 @@ import { startDaemon, type Daemon } from '../../daemon/index.js';
 import type { Logger } from '../../shared/logger.js';
 import { useColor, writeLine, type CliIo } from '../cli-io.js';
 import { eventToJsonLine, eventToLogLine } from '../format-event.js';
+import { createOutputMasker } from '../output-masker.js';
+import { assertKeyShape } from '../require-secret.js';
 import { createStyle } from '../terminal-style.js';
 import { VERSION } from '../program.js';
 import { attachDaemonTui, type TuiWiring } from '../attach-tui.js';
@@ -24,10 +26,11 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
   return flags;
 }
 
-export function createCliLogger(io: CliIo, options: { debug: boolean; quiet: boolean }): Logger {
+export function createCliLogger(io: CliIo, options: { debug: boolean; quiet: boolean; secrets?: ReadonlyArray<string | undefined> }): Logger {
+  const mask = createOutputMasker(options.secrets ?? []).text;
   const write = (level: string, message: string) => {
     if (options.quiet) return;
-    io.stderr.write(`${level.padEnd(9)}${message}\n`);
+    io.stderr.write(`${level.padEnd(9)}${mask(message)}\n`);
   };
   return {
     debug: (m) => (options.debug ? write('debug', m) : undefined),
@@ -95,7 +98,30 @@ function initialEvents(daemon: Daemon) {
 export async function runStart(command: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {
   const flags = toStartFlags(options);
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
-  const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui });
-  const daemon = await startDaemon({ config, childCommand: command, baseEnv: io.env, version: VERSION, logger, pid: io.pid });
+  // A malformed key would fail every connect and signature check: say so now, with the docs' message.
+  assertKeyShape(config);
+  const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui, secrets: [config.medianKey, config.toolSecret] });
+  const daemon = await startDaemon({ config, childCommand: command, baseEnv: io.env, version: VERSION, logger, pid: io.pid, ...testKnobs(io.env) });
   await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui, config });
+}
+
+/** A positive whole number of milliseconds from a hidden test knob, else undefined. */
+function knobMs(value: string | undefined): number | undefined {
+  const ms = Number(value);
+  return value !== undefined && Number.isInteger(ms) && ms > 0 ? ms : undefined;
+}
+
+/**
+ * Hidden knobs for the end-to-end fault tests, read here only (neither flags
+ * nor documented): MEDIAN_DEV_CALL_TIMEOUT_MS shortens Median's 10 s call
+ * limit as the proxy judges answers; MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS
+ * shortens the 15 s a tunnel (re)open may take.
+ */
+function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], 'timing' | 'tunnel'> {
+  const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
+  const openTimeoutMs = knobMs(env.MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS);
+  return {
+    ...(callTimeoutMs ? { timing: { callTimeoutMs } } : {}),
+    ...(openTimeoutMs ? { tunnel: { openTimeoutMs } } : {}),
+  };
 }

@@ -1,0 +1,48 @@
+import type { CallRecord } from '../median/index.js';
+import { createSecretMasker, type SecretMasker } from '../recorder/index.js';
+import type { DaemonEvent } from '../shared/daemon-events.js';
+
+/**
+ * Masks secrets in what the daemon reports (SPEC §2.2: secrets never reach
+ * the screen). Events go to the terminal, the TUI and the control channel,
+ * and some carry text median-dev does not write: the dev server's output
+ * lines (a dev server may print its config, MEDIAN_KEY included), error and
+ * log messages. Every string in them is masked like a recorded call: the
+ * given secrets in any spelling, and anything shaped like a Median key.
+ */
+export interface EventMasker {
+  /** The event with every string masked; `call` events pass as they are (their record comes masked). */
+  mask(event: DaemonEvent): DaemonEvent;
+  /** A record the recorder could not store (so did not mask), masked for its `call` event. */
+  maskRecord(record: CallRecord): CallRecord;
+  /** A key rotation: the new key is masked from now on, the old one still is. */
+  addSecret(secret: string): void;
+}
+
+function maskStrings(value: unknown, masker: SecretMasker): unknown {
+  if (typeof value === 'string') return masker.mask(value);
+  if (Array.isArray(value)) return value.map((item) => maskStrings(item, masker));
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [name, inner] of Object.entries(value)) copy[name] = maskStrings(inner, masker);
+    return copy;
+  }
+  return value;
+}
+
+export function createEventMasker(secrets: ReadonlyArray<string | undefined>, options: { redactVisitor: boolean }): EventMasker {
+  const known = secrets.filter((s): s is string => typeof s === 'string' && s !== '');
+  let masker = createSecretMasker(known, { redactVisitor: options.redactVisitor });
+  return {
+    mask(event) {
+      if (event.event === 'call') return event;
+      return maskStrings(event, masker) as DaemonEvent;
+    },
+    maskRecord: (record) => masker.maskRecord(record),
+    addSecret(secret) {
+      if (known.includes(secret)) return;
+      known.push(secret);
+      masker = createSecretMasker(known, { redactVisitor: options.redactVisitor });
+    },
+  };
+}
