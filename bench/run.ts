@@ -1,0 +1,143 @@
+/**
+ * `npm run bench`: the proxy/recorder/daemon benchmark of issue 3, in one run
+ * on this machine, all on 127.0.0.1, bounded in count and time. Prints the
+ * results and rewrites its own section of BENCHMARKS.md.
+ *
+ *   node dist/bench/run.js [--quick] [--profile | --no-profile] [--no-write]
+ *
+ * --quick      a tenth of the traffic, one round, BENCHMARKS.md untouched (a smoke run)
+ * --profile    always profile the proxies (default: only when a proxy target is missed)
+ * --no-write   print only
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { writeSection } from './benchmarks-file.js';
+import { describeMachine } from './machine.js';
+import { SECTION_HEADING, TARGETS, checkTargets, formatReport, type BenchResults } from './report.js';
+import { runCallsCommand } from './scenarios/calls-command.js';
+import { runDaemonRss } from './scenarios/daemon-rss.js';
+import { diagnoseProxies, type ProxyDiagnosis } from './scenarios/proxy-diagnosis.js';
+import { runProxyThroughput } from './scenarios/proxy-throughput.js';
+import { runRecorderAppends, type RecorderAppendsResult } from './scenarios/recorder-appends.js';
+import { medianBy } from './percentiles.js';
+import { forkServer } from './server-handle.js';
+
+const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+/** Nothing here should come near this; it stops a hung run. */
+const WATCHDOG_MS = 8 * 60_000;
+
+const args = new Set(process.argv.slice(2));
+const isQuick = args.has('--quick');
+const scale = isQuick ? 0.1 : 1;
+const counts = {
+  proxyRequests: 20_000 * scale,
+  proxyWarmup: 1_000 * scale,
+  rounds: isQuick ? 1 : 3,
+  concurrency: 16,
+  profileRequests: 5_000 * scale,
+  appends: 100_000 * scale,
+  recorderRuns: 3,
+  appendsInFlight: 256,
+  callsRuns: 5,
+  daemonCalls: 100_000 * scale,
+};
+
+const log = (line: string): void => console.log(line);
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const machine = describeMachine();
+  log(`median-dev bench: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${isQuick ? ' (quick run)' : ''}`);
+  const root = await mkdtemp(join(tmpdir(), 'median-dev-bench-'));
+  const target = await forkServer({ role: 'target' });
+  try {
+    log(`\n1. Proxy throughput: ${counts.rounds} rounds × (${counts.proxyWarmup} warm-up + ${counts.proxyRequests}) signed calls, concurrency ${counts.concurrency}`);
+    const proxy = await runProxyThroughput({
+      target,
+      dataDir: join(root, 'proxy-data'),
+      requests: counts.proxyRequests,
+      warmup: counts.proxyWarmup,
+      rounds: counts.rounds,
+      concurrency: counts.concurrency,
+      log,
+    });
+    const isProxyMissed = proxy.throughputRatio < TARGETS.throughputRatio || proxy.p50AddedMs > TARGETS.p50AddedMs;
+    let diagnosis: ProxyDiagnosis | undefined;
+    if (args.has('--profile') || (isProxyMissed && !args.has('--no-profile'))) {
+      // Kept after the run (outside the temporary folder) for a closer look in devtools.
+      const profileDir = await mkdtemp(join(tmpdir(), 'median-dev-bench-profiles-'));
+      log(`\n   ${isProxyMissed ? 'A proxy target is missed: d' : 'D'}iagnosing: the steps of recording timed alone, both proxies profiled (${profileDir})`);
+      diagnosis = await diagnoseProxies({
+        target,
+        dataDir: join(root, 'diagnosis-data'),
+        profileDir,
+        profiledRequests: counts.profileRequests,
+        warmup: counts.proxyWarmup,
+        concurrency: counts.concurrency,
+      });
+    }
+
+    log(`\n2. Recorder: ${counts.recorderRuns} × ${counts.appends} appends, ${counts.appendsInFlight} in flight`);
+    // The first run's store is kept for scenario 3; the others are deleted at once (each is ~140 MB).
+    const storeDir = join(root, 'store');
+    const recorderRuns: RecorderAppendsResult[] = [];
+    for (let run = 0; run < counts.recorderRuns; run += 1) {
+      const dataDir = run === 0 ? storeDir : join(root, `store-${run}`);
+      const result = await runRecorderAppends({ dataDir, count: counts.appends, inFlight: counts.appendsInFlight });
+      if (run > 0) await rm(dataDir, { recursive: true, force: true });
+      recorderRuns.push(result);
+      log(`   run ${run + 1}: ${Math.round(result.appendsPerSecond)} appends/s, ${result.cpuUsPerRecord.toFixed(1)} µs CPU per record`);
+    }
+    const recorder = { runs: recorderRuns, median: medianBy(recorderRuns, (r) => r.appendsPerSecond) };
+
+    log(`\n3. median-dev calls --json --limit 100 on ${recorderRuns[0]!.storeRecords} records, ${counts.callsRuns} runs`);
+    const project = join(root, 'project');
+    await mkdir(project);
+    const calls = await runCallsCommand({ dataDir: storeDir, cwd: project, runs: counts.callsRuns });
+    log(`   CLI median ${Math.round(calls.cliMedianMs)} ms (node -e 0: ${Math.round(calls.nodeStartupMs)} ms), in-process list ${calls.listMedianMs.toFixed(2)} ms`);
+
+    log(`\n4. Daemon RSS: ${counts.daemonCalls} signed calls through \`median-dev start\``);
+    const daemon = await runDaemonRss({
+      targetUrl: target.url,
+      cwd: project,
+      dataDir: join(root, 'daemon-data'),
+      calls: counts.daemonCalls,
+      concurrency: counts.concurrency,
+      log,
+    });
+
+    const results: BenchResults = { machine, totalSeconds: (performance.now() - started) / 1000, proxy, diagnosis, recorder, calls, daemon };
+    const report = formatReport(results);
+    log(`\n${SECTION_HEADING}\n\n${report}\n`);
+    if (!isQuick && !args.has('--no-write')) {
+      await writeSection(BENCHMARKS_FILE, SECTION_HEADING, report);
+      log(`Written to ${BENCHMARKS_FILE} (section "${SECTION_HEADING.slice(3)}").`);
+    }
+    const missed = checkTargets(results).filter((c) => !c.isMet);
+    log(missed.length === 0 ? 'Every target met.' : `Targets missed: ${missed.map((c) => c.what).join('; ')}.`);
+    // A missed target is a finding, not a failed run.
+    return 0;
+  } finally {
+    await target.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`median-dev bench: still running after ${WATCHDOG_MS / 60_000} minutes; giving up.`);
+  process.exit(1);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error('median-dev bench failed:', error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exitCode = 1;
+  },
+);

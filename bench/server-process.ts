@@ -1,0 +1,162 @@
+/**
+ * Child-process entry for the servers under load, so the load generator,
+ * the proxy and the target each have their own event loop (and the proxy
+ * can run under --cpu-prof). Started by server-handle.ts with one JSON
+ * argument (ServerSpec); talks over the IPC channel:
+ *   child → parent  {type:'ready', url} | {type:'settled', stats, cpuUs} | {type:'failed', message}
+ *   parent → child  {type:'settle'} | {type:'stop'}
+ * It exits once stopped (or when the parent goes away).
+ */
+import { BENCH_ROUTE } from './signed-calls.js';
+import { startBenchTarget, type BenchServer } from './bench-target.js';
+import { startBareProxy } from './bare-proxy.js';
+import { startRecordingProxy } from '../src/proxy/index.js';
+import { openRecorder } from '../src/recorder/index.js';
+import { deriveToolSecret, type CallRecord } from '../src/median/index.js';
+
+export type ServerSpec =
+  | { role: 'target' }
+  | { role: 'bare-proxy'; target: string }
+  | {
+      role: 'recording-proxy';
+      target: string;
+      dataDir: string;
+      medianKey: string;
+      /** `drop`: records are built and counted but not stored (to tell the proxy's cost from the recorder's). Default `store`. */
+      records?: 'store' | 'drop';
+    };
+
+export interface RecordingStats {
+  recorded: number;
+  appendFailures: number;
+  signatures: Record<string, number>;
+  verdicts: Record<string, number>;
+  /** What the recorder says it holds (retention applied). */
+  storeRecords: number;
+  storeBytes: number;
+}
+
+export interface Settled {
+  /** The recording proxy's counters; null for the other roles. */
+  stats: RecordingStats | null;
+  /** This process's CPU time so far (user + system, all threads), µs. */
+  cpuUs: number;
+}
+
+export type ServerMessage = { type: 'ready'; url: string } | ({ type: 'settled' } & Settled) | { type: 'failed'; message: string };
+export type ParentMessage = { type: 'settle' } | { type: 'stop' };
+
+interface Running {
+  url: string;
+  settle(): Promise<RecordingStats | null>;
+  close(): Promise<void>;
+}
+
+const SETTLE_TIMEOUT_MS = 30_000;
+
+async function startRecording(spec: Extract<ServerSpec, { role: 'recording-proxy' }>): Promise<Running> {
+  // As the daemon does it: the key is masked in every record.
+  const recorder = spec.records === 'drop' ? undefined : await openRecorder({ dataDir: spec.dataDir, secrets: [spec.medianKey] });
+  const stats: RecordingStats = { recorded: 0, appendFailures: 0, signatures: {}, verdicts: {}, storeRecords: 0, storeBytes: 0 };
+  let appending = 0;
+  let onIdle: (() => void) | undefined;
+  const onRecord = async (record: CallRecord): Promise<void> => {
+    stats.recorded += 1;
+    stats.signatures[record.signature] = (stats.signatures[record.signature] ?? 0) + 1;
+    stats.verdicts[record.verdict.kind] = (stats.verdicts[record.verdict.kind] ?? 0) + 1;
+    if (!recorder) return;
+    appending += 1;
+    try {
+      await recorder.append(record);
+    } catch {
+      stats.appendFailures += 1; // counted and reported; the proxy keeps going like the daemon's sink does
+    } finally {
+      appending -= 1;
+      if (appending === 0) onIdle?.();
+    }
+  };
+  const proxy = await startRecordingProxy({
+    target: spec.target,
+    route: BENCH_ROUTE,
+    secret: deriveToolSecret(spec.medianKey),
+    onRecord,
+  });
+  return {
+    url: proxy.url,
+    async settle() {
+      if (appending > 0) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`${appending} appends still pending after ${SETTLE_TIMEOUT_MS} ms`)), SETTLE_TIMEOUT_MS);
+          onIdle = () => {
+            clearTimeout(timer);
+            onIdle = undefined;
+            resolve();
+          };
+        });
+      }
+      const store = recorder?.stats() ?? { records: 0, bytes: 0 };
+      return { ...stats, storeRecords: store.records, storeBytes: store.bytes };
+    },
+    async close() {
+      await proxy.close();
+      await recorder?.close();
+    },
+  };
+}
+
+async function start(spec: ServerSpec): Promise<Running> {
+  let server: BenchServer;
+  switch (spec.role) {
+    case 'target':
+      server = await startBenchTarget();
+      break;
+    case 'bare-proxy':
+      server = await startBareProxy({ target: spec.target });
+      break;
+    case 'recording-proxy':
+      return startRecording(spec);
+    default: {
+      const never: never = spec;
+      throw new Error(`unknown role ${JSON.stringify(never)}`);
+    }
+  }
+  return { url: server.url, settle: async () => null, close: () => server.close() };
+}
+
+function send(message: ServerMessage): void {
+  process.send?.(message);
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2] ?? '{}') as ServerSpec;
+  const running = await start(spec);
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await running.close();
+    process.disconnect?.();
+  };
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'settle') {
+      running.settle().then(
+        (stats) => {
+          const cpu = process.cpuUsage();
+          send({ type: 'settled', stats, cpuUs: cpu.user + cpu.system });
+        },
+        (error: unknown) => send({ type: 'failed', message: String(error) }),
+      );
+    } else if (message.type === 'stop') {
+      void stop();
+    }
+  });
+  // The parent went away without saying stop: do not linger.
+  process.once('disconnect', () => void stop());
+  send({ type: 'ready', url: running.url });
+}
+
+main().catch((error: unknown) => {
+  send({ type: 'failed', message: error instanceof Error ? error.stack ?? error.message : String(error) });
+  process.exitCode = 1;
+  process.disconnect?.();
+});
