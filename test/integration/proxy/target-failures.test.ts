@@ -160,4 +160,29 @@ describe("Median's 10 s limit", () => {
       request: { body: toolCallBody('slowReport', {}) },
     });
   });
+
+  it('when the caller hangs up halfway through its body, cuts the dev server off too and records it', async () => {
+    let targetSawRequest = false;
+    let targetSawAbort = false;
+    const target = await useHttpServer((req) => {
+      targetSawRequest = true;
+      req.resume();
+      req.once('close', () => {
+        if (!req.complete) targetSawAbort = true;
+      });
+    });
+    const { proxy, waitForRecords } = await useRecordingProxy({ target: target.url });
+
+    const caller = request(`${proxy.url}${ROUTE}`, { method: 'POST', agent: false, headers: { 'content-length': '1000' } });
+    caller.on('error', () => {
+      /* We hang up on purpose. */
+    });
+    caller.write('{"tool":"half');
+    await vi.waitFor(() => expect(targetSawRequest).toBe(true));
+    caller.destroy();
+
+    const [record] = await waitForRecords(1);
+    expect(record).toMatchObject({ response: null, error: { code: 'client_closed' }, request: { body: '{"tool":"half' } });
+    await vi.waitFor(() => expect(targetSawAbort).toBe(true));
+  });
 });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { BodyCapture } from '../../../src/proxy/body-capture.js';
+
+describe('BodyCapture', () => {
+  it.each([
+    { name: 'under the limit', limit: 10, chunks: ['abc', 'def'], kept: 'abcdef', size: 6, truncated: false },
+    { name: 'exactly at the limit', limit: 6, chunks: ['abc', 'def'], kept: 'abcdef', size: 6, truncated: false },
+    { name: 'cut inside a chunk', limit: 4, chunks: ['abc', 'def'], kept: 'abcd', size: 6, truncated: true },
+    { name: 'chunks past the limit only counted', limit: 3, chunks: ['abc', 'def', 'ghi'], kept: 'abc', size: 9, truncated: true },
+    { name: 'a zero limit keeps nothing', limit: 0, chunks: ['abc'], kept: '', size: 3, truncated: true },
+    { name: 'no body', limit: 10, chunks: [], kept: '', size: 0, truncated: false },
+  ])('$name', ({ limit, chunks, kept, size, truncated }) => {
+    const capture = new BodyCapture(limit);
+    for (const chunk of chunks) capture.add(Buffer.from(chunk));
+    expect(capture.bytes().toString()).toBe(kept);
+    expect(capture.size).toBe(size);
+    expect(capture.truncated).toBe(truncated);
+  });
+
+  it('copies the kept bytes, so later changes to the source chunks do not show', () => {
+    const chunk = Buffer.from('abc');
+    const capture = new BodyCapture(10);
+    capture.add(chunk);
+    const kept = capture.bytes();
+    chunk.write('xyz');
+    expect(kept.toString()).toBe('abc');
+  });
+});
