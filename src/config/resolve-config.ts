@@ -103,7 +103,11 @@ function parsePort(value: string | number): number {
 }
 
 /** Resolves flags, then env, then the env file, then the data dir's memory, then defaults. */
-export async function resolveConfig(flags: CommonFlags, context: ConfigContext): Promise<Readonly<Config>> {
+export async function resolveConfig(
+  flags: CommonFlags,
+  context: ConfigContext,
+  options: { remembersMedianApi?: boolean } = { remembersMedianApi: true },
+): Promise<Readonly<Config>> {
   const { env, cwd } = context;
   const abs = (p: string) => (isAbsolute(p) ? p : resolvePath(cwd, p));
   const dataDir = abs(flags.dataDir ?? env.MEDIAN_DEV_DIR ?? DEFAULTS.dataDir);
@@ -116,7 +120,9 @@ export async function resolveConfig(flags: CommonFlags, context: ConfigContext):
   const medianKey = envKey ?? fileKey;
 
   const target = flags.target ?? state.target ?? DEFAULTS.target;
-  const medianApi = flags.medianApi ?? env.MEDIAN_API_URL ?? fileVars.MEDIAN_API_URL ?? DEFAULTS.medianApi;
+  // Other commands talk to the Median the last start used (an emulator, say); start itself does not.
+  const remembered = options.remembersMedianApi ? state.medianApi : undefined;
+  const medianApi = flags.medianApi ?? env.MEDIAN_API_URL ?? fileVars.MEDIAN_API_URL ?? remembered ?? DEFAULTS.medianApi;
 
   return Object.freeze({
     cwd,
@@ -144,6 +150,7 @@ export async function resolveStartConfig(
   const base = await resolveConfig(
     { ...flags, target: flags.target ?? DEFAULTS.target, route: flags.route ?? DEFAULTS.route },
     context,
+    { remembersMedianApi: false },
   );
   const tunnel = flags.tunnel ?? DEFAULTS.tunnel;
   if (!(TUNNEL_PROVIDERS as readonly string[]).includes(tunnel)) {

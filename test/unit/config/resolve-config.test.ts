@@ -1,0 +1,54 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig, resolveStartConfig, updateProjectState } from '../../../src/config/index.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+
+async function useDir(): Promise<string> {
+  return useTeardown(await mkdtemp(join(tmpdir(), 'median-dev-config-')), (d) => rm(d, { recursive: true, force: true }));
+}
+
+describe('resolveConfig', () => {
+  it('flags, then env, then the env file, then the last start, then defaults', async () => {
+    const cwd = await useDir();
+    const dataDir = join(cwd, '.median-dev');
+    await updateProjectState(dataDir, { target: 'http://127.0.0.1:5555', route: '/tools', medianApi: 'http://127.0.0.1:4100' });
+    await writeFile(join(cwd, '.env.local'), 'MEDIAN_KEY=median_key_fromfile00000000000000000000000000\n');
+
+    const remembered = await resolveConfig({}, { env: {}, cwd });
+    expect(remembered).toMatchObject({ target: 'http://127.0.0.1:5555', route: '/tools', medianApi: 'http://127.0.0.1:4100', keySource: 'env-file' });
+
+    const fromEnv = await resolveConfig({}, { env: { MEDIAN_API_URL: 'http://127.0.0.1:4200', MEDIAN_KEY: 'median_key_fromenv0000000000000000000000000' }, cwd });
+    expect(fromEnv).toMatchObject({ medianApi: 'http://127.0.0.1:4200', keySource: 'env', medianKey: 'median_key_fromenv0000000000000000000000000' });
+
+    const fromFlags = await resolveConfig({ target: 'http://localhost:3001', medianApi: 'http://127.0.0.1:4300' }, { env: { MEDIAN_API_URL: 'http://127.0.0.1:4200' }, cwd });
+    expect(fromFlags).toMatchObject({ target: 'http://localhost:3001', medianApi: 'http://127.0.0.1:4300' });
+  });
+
+  it('start uses its own flags and defaults, not what the last start remembered', async () => {
+    const cwd = await useDir();
+    await updateProjectState(join(cwd, '.median-dev'), { target: 'http://127.0.0.1:5555', medianApi: 'http://127.0.0.1:4100' });
+    const config = await resolveStartConfig({}, { env: {}, cwd, isTTY: false });
+    expect(config).toMatchObject({ target: 'http://localhost:3000', route: '/api/median', medianApi: 'https://api.median.sh', port: 4141, tui: false });
+  });
+
+  it.each([
+    [{ target: 'localhost:3000' }, 'invalid_url_flag'],
+    [{ target: 'http://localhost:3000/api' }, 'invalid_url_flag'],
+    [{ route: 'api/median' }, 'invalid_route'],
+  ])('%j is a usage error %s', async (flags, code) => {
+    const cwd = await useDir();
+    await expect(resolveConfig(flags, { env: {}, cwd })).rejects.toMatchObject({ code, exitCode: 2 });
+  });
+
+  it.each([
+    [{ port: '70000' }, 'invalid_port'],
+    [{ tunnel: 'ngrok' }, 'invalid_tunnel'],
+    [{ publicUrl: 'https://x.example' }, 'public_url_needs_no_tunnel'],
+    [{ subdomain: 'A_B' }, 'invalid_subdomain'],
+  ])('start %j is a usage error %s', async (flags, code) => {
+    const cwd = await useDir();
+    await expect(resolveStartConfig(flags, { env: {}, cwd, isTTY: false })).rejects.toMatchObject({ code, exitCode: 2 });
+  });
+});
