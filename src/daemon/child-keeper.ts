@@ -1,5 +1,6 @@
 import { startChildProcess, type ChildRunner } from '../child/index.js';
 import type { Logger } from '../shared/logger.js';
+import { forgetChild, noteChild } from './orphan-child.js';
 import type { DaemonEvent } from '../shared/daemon-events.js';
 
 const at = () => new Date().toISOString();
@@ -25,6 +26,8 @@ export function createChildKeeper(options: {
   emit(event: DaemonEvent): void;
   logger: Logger;
   stopGraceMs?: number;
+  /** Where the running child is noted, so a start after a crash can stop it (orphan-child.ts). */
+  dataDir?: string;
 }): ChildKeeper {
   const commandText = options.command.join(' ');
   let runner: ChildRunner | undefined;
@@ -54,6 +57,11 @@ export function createChildKeeper(options: {
         ...(options.stopGraceMs ? { stopGraceMs: options.stopGraceMs } : {}),
         onOutput: (line, stream) => options.emit({ event: 'output', at: at(), stream, line }),
         onStateChange: (state) => {
+          if (options.dataDir) {
+            const dataDir = options.dataDir;
+            const note = state.state === 'running' ? noteChild(dataDir, state.pid, options.command) : state.state === 'starting' ? undefined : forgetChild(dataDir);
+            note?.catch((error: unknown) => options.logger.debug(`noting the dev server: ${String(error)}`));
+          }
           if (state.state === 'running') options.emit({ event: 'child', at: at(), state: 'running', pid: state.pid, command: commandText });
           else if (state.state === 'exited')
             options.emit({ event: 'child', at: at(), state: 'exited', pid: state.pid, code: state.code, signal: state.signal });

@@ -14,6 +14,7 @@ import { createCommandHandler } from './command-handler.js';
 import { createEventHub } from './event-hub.js';
 import { createEventMasker } from './event-masker.js';
 import { createRecordSink } from './record-sink.js';
+import { reapOrphanChild } from './orphan-child.js';
 import { createSerialQueue } from './serial-queue.js';
 import { startTunnelKeeper, type TunnelKeeper, type TunnelTuning } from './tunnel-keeper.js';
 import { createUrlKeeper } from './url-keeper.js';
@@ -97,6 +98,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   // Before anything creates it: a new data dir in a git checkout is ignored there.
   const ignoredNote = await ignoreNewDataDir(config.dataDir).catch(() => undefined);
+  // No daemon runs here, so a dev server still noted in the data dir was left by one that crashed.
+  const reapedNote = await reapOrphanChild(config.dataDir).catch(() => undefined);
 
   const medianKey = config.medianKey;
   const fileVars = config.envFile ? await readEnvFile(config.envFile) : {};
@@ -267,6 +270,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (abort.signal.aborted) return;
       if (ignoredNote) emit({ event: 'log', at: at(), level: 'info', message: ignoredNote });
+      if (reapedNote) emit({ event: 'log', at: at(), level: 'warn', message: reapedNote });
       queue.push(() => urls.startAtRememberedUrl());
       tunnel = await startTunnelKeeper({
         config,

@@ -115,6 +115,7 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
     env: () => buildChildEnv(options.baseEnv, fileVars, childUrl, config.keySource === 'env-file' && medianKey ? { MEDIAN_KEY: medianKey } : {}),
     emit,
     logger,
+    dataDir: config.dataDir,
     ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
   });
 

@@ -16,4 +16,4 @@ export {
   stopSignals,
   signalProcessTree,
 } from './process-signals.js';
-export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive } from './process-liveness.js';
+export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive, readProcessStartTime } from './process-liveness.js';

@@ -78,3 +78,20 @@ export function isProcessGroupAlive(groupId: number, system: SystemCalls = realS
   }
   return false;
 }
+
+/**
+ * When a process started (clock ticks since boot, /proc/<pid>/stat field 22):
+ * a pid and its start time name one process, even after pids are reused.
+ * Linux only; elsewhere undefined, and callers must not act on a guess.
+ */
+export function readProcessStartTime(pid: number, system: SystemCalls = realSystemCalls): string | undefined {
+  if (system.platform !== 'linux') return undefined;
+  try {
+    const text = system.readTextFile(`/proc/${pid}/stat`);
+    const fields = text.slice(text.lastIndexOf(')') + 1).trim().split(/\s+/);
+    // fields[0] is field 3 (state), so field 22 (starttime) is fields[19].
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}

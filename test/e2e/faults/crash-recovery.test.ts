@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { readControlFile } from '../../../src/control/index.js';
 import { createCallStore } from '../../../src/recorder/index.js';
-import { eventsOf, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
+import { childPids, eventsOf, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
+import { isProcessGroupAlive } from '../../../src/platform/index.js';
 import { useFaultProxy } from '../../helpers/use-fault-proxy.js';
 import { signedToolCall } from '../../helpers/signed-tool-call.js';
 
@@ -38,8 +39,9 @@ describe('median-dev start: kill -9 and the next start', () => {
     const proxyUrl = eventsOf(first, 'proxy')[0]!.url as string;
     const name = new URL(endpoint.url as string).hostname.split('.')[0]!;
     expect(registry.requests.map((r) => r.path)).toEqual([`/${name}`]);
+    const [firstChildPid] = childPids(first);
     // SIGKILL gives the daemon no chance to stop its dev server: it lives on, holding the route's
-    // port, until the harness ends it with the test (the next start's dev server cannot listen).
+    // port, until the next start finds it noted in the data dir and stops it.
 
     const sending = new AbortController();
     const sent = burst(`${proxyUrl}/api/median`, world.emulator.key, sending.signal);
@@ -63,6 +65,10 @@ describe('median-dev start: kill -9 and the next start', () => {
     registry.failNext(1_000, { kind: 'rewrite', path: '/?new' }, (r) => r.path === `/${name}`);
     const second = world.start({ args });
     const changed = await second.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'changed' }));
+    // The orphaned dev server was stopped, and the new one serves the route.
+    expect(eventsOf(second, 'log').some((e) => String(e.message).includes(`pid ${firstChildPid}`))).toBe(true);
+    expect(isProcessGroupAlive(firstChildPid!)).toBe(false);
+    expect(eventsOf(second, 'child', { state: 'exited' })).toEqual([]);
     const resynced = await waitForEventAfter(second, 0, 'endpoint', { action: 'synced' });
     expect(registry.requests.slice(registeredBefore)[0]?.path).toBe(`/${name}`);
     expect(changed).toMatchObject({ id: endpoint.id });
