@@ -54,3 +54,19 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
   }
   return false;
 }
+
+/** One look: does the dev server answer at the route right now (any HTTP answer)? */
+export async function isRouteAnswering(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
+  try {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const response = await fetch(url, {
+      headers: { 'user-agent': 'median-dev (checking on the dev server)' },
+      redirect: 'manual',
+      signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+    });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false; // refused, reset or silent: not answering
+  }
+}

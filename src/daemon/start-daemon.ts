@@ -208,6 +208,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         }
       },
       logger,
+      enqueue: (task) => queue.push(task),
       signal: abort.signal,
       timing,
     });

@@ -1,7 +1,7 @@
 import type { StartConfig } from '../config/index.js';
 import { readProjectState, updateProjectState } from '../config/index.js';
 import { createEndpointKeeper } from '../endpoints/index.js';
-import { createMedianApiClient, keyFingerprint, type MedianApiClient } from '../median/index.js';
+import { createMedianApiClient, keyFingerprint, type Endpoint, type MedianApiClient } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { DaemonEvent } from '../shared/daemon-events.js';
@@ -9,7 +9,7 @@ import { buildChildEnv } from './child-env.js';
 import { createChildKeeper } from './child-keeper.js';
 import { writeToolsUrl } from './env-file-writer.js';
 import { openRouteWithKey } from './route-opener.js';
-import { waitForRoute } from './route-readiness.js';
+import { isRouteAnswering, waitForRoute } from './route-readiness.js';
 import { readSettledEnvFile } from './settled-env-file.js';
 
 /**
@@ -33,7 +33,9 @@ export interface UrlKeeperOptions {
   onKeyChanged(key: string | undefined): void;
   logger: Logger;
   signal: AbortSignal;
-  timing: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number; childStopGraceMs: number }>;
+  timing: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number; childStopGraceMs: number; routeRecheckMaxMs: number }>;
+  /** Queues a task on the daemon's serial queue (a retry once the route answers again). */
+  enqueue(task: () => Promise<void>): void;
 }
 
 /**
@@ -128,6 +130,48 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
       signal: options.signal,
     });
 
+  /**
+   * The endpoint could not be fixed because the dev server did not answer
+   * (not started yet, crashed, started later by hand): check the route now
+   * and then, backing off to every 30 s, and fix the endpoint again once it
+   * answers. One check at a time; it ends with the daemon.
+   */
+  let isRetryScheduled = false;
+  function retryWhenRouteAnswers(url: string): void {
+    if (isRetryScheduled) return;
+    isRetryScheduled = true;
+    void (async () => {
+      const routeUrl = `${config.target}${config.route}`;
+      // Answering now: the failure was not the dev server's absence; do not loop on it.
+      if (await isRouteAnswering(routeUrl, { timeoutMs: 2_000, signal: options.signal })) {
+        isRetryScheduled = false;
+        return;
+      }
+      let wait = 1_000;
+      const maxWait = timing.routeRecheckMaxMs ?? 30_000;
+      while (!options.signal.aborted) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          timer.unref();
+          options.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        wait = Math.min(wait * 2, maxWait);
+        if (options.signal.aborted || url !== toolsUrl) break;
+        const answers = await isRouteAnswering(routeUrl, { timeoutMs: 2_000, signal: options.signal });
+        if (!answers) continue;
+        emit({ event: 'log', at: at(), level: 'info', message: 'The dev server answers again: fixing the endpoint.' });
+        isRetryScheduled = false;
+        options.enqueue(async () => {
+          if (url !== toolsUrl || !api) return;
+          const endpoint = await endpoints.ensure(url);
+          if (isWaitingForRoute(endpoint)) retryWhenRouteAnswers(url);
+        });
+        return;
+      }
+      isRetryScheduled = false;
+    })();
+  }
+
   return {
     key: () => medianKey,
 
@@ -157,7 +201,8 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
         });
         return;
       }
-      await endpoints.ensure(url);
+      const endpoint = await endpoints.ensure(url);
+      if (isWaitingForRoute(endpoint)) retryWhenRouteAnswers(url);
     },
 
     async startAtRememberedUrl() {
@@ -219,4 +264,11 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
     closeChild: () => child.close({ graceMs: SHUTDOWN_GRACE_MS }),
     killChildNow: () => child.killNow(),
   };
+}
+
+/** Median could not reach the route (no endpoint yet, or a sync that found the dev server down). */
+function isWaitingForRoute(endpoint: Endpoint | undefined): boolean {
+  if (endpoint === undefined) return true;
+  if (endpoint.status !== 'failed' || !endpoint.error) return false;
+  return /did not answer|answered 50[234]\b/.test(endpoint.error);
 }

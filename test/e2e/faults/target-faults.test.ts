@@ -98,6 +98,9 @@ describe('dev server (target) faults under median-dev start', () => {
     const up = await callThrough(world, cli, yesterday.toolsUrl, 'orderStatus', { orderNumber: 'A1001' });
     expect(up.call).toMatchObject({ status: 200, verdict: { kind: 'answered' } });
     expect(up.event).toMatchObject({ status: 200, verdict: 'answered' });
+    // median-dev notices the dev server answering and syncs the endpoint again by itself.
+    const resynced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 15_000);
+    expect(resynced.url).toBe(yesterday.toolsUrl);
 
     const records = await recordedCalls(world);
     expect(records.get(down.call.toolCallId)).toMatchObject({
