@@ -1,5 +1,6 @@
 import type { RouteConnectOutcome } from '../endpoints/index.js';
 import { parseRetryAfter } from '../median/index.js';
+import { pause } from '../shared/delay.js';
 
 export interface RouteOpenerOptions {
   /** The route's URL through our own proxy (so the connect is recorded). */
@@ -12,18 +13,6 @@ export interface RouteOpenerOptions {
   signal?: AbortSignal;
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    timer.unref?.();
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}
 
 /**
  * Opens the route once with `Authorization: Bearer <MEDIAN_KEY>` — the docs'
@@ -64,7 +53,7 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
       lastReason = error instanceof Error ? error.message : String(error);
     }
     if (Date.now() + wait > deadline) break;
-    await delay(wait, options.signal);
+    await pause(wait, options.signal);
     wait = Math.min(wait * 2, 2_000);
   }
   return { kind: 'unreachable', reason: lastReason };

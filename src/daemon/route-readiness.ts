@@ -1,3 +1,5 @@
+import { pause } from '../shared/delay.js';
+
 export interface RouteReadinessOptions {
   /** The route on the dev server itself (not through the proxy: nothing to record). */
   url: string;
@@ -11,18 +13,6 @@ const FAST_POLL_MS = 50;
 const FAST_POLL_FOR_MS = 3_000;
 const SLOW_POLL_MS = 500;
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}
 
 /**
  * Waits until the dev server answers at the route (any HTTP answer: an
@@ -50,7 +40,7 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
     }
     // A refused connection costs little on loopback: ask often while a dev server usually starts.
     const wait = Date.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
-    await delay(Math.min(wait, Math.max(0, deadline - Date.now())), options.signal);
+    await pause(Math.min(wait, Math.max(0, deadline - Date.now())), options.signal);
   }
   return false;
 }

@@ -14,6 +14,7 @@ import {
   type TunnelHandle,
   type TunnelProvider,
 } from '../tunnel/index.js';
+import { pause } from '../shared/delay.js';
 
 export interface TunnelKeeperOptions {
   config: StartConfig;
@@ -48,18 +49,6 @@ export interface TunnelKeeper {
 
 const at = () => new Date().toISOString();
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}
 
 /**
  * Opens the tunnel in the background and keeps it open; the first open is
@@ -160,7 +149,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
                 : `median-dev keeps trying. Check --tunnel-host (${config.tunnelHost}), or use your own tunnel with --tunnel none --public-url <origin>.`,
           });
         }
-        await delay(waitMs, signal);
+        await pause(waitMs, signal);
       }
     }
   })();

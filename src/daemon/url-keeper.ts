@@ -10,6 +10,7 @@ import { createChildKeeper } from './child-keeper.js';
 import { writeToolsUrl } from './env-file-writer.js';
 import { openRouteWithKey } from './route-opener.js';
 import { isRouteAnswering, waitForRoute } from './route-readiness.js';
+import { pause } from '../shared/delay.js';
 import { readSettledEnvFile } from './settled-env-file.js';
 
 /**
@@ -150,11 +151,7 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
       let wait = 1_000;
       const maxWait = timing.routeRecheckMaxMs ?? 30_000;
       while (!options.signal.aborted) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          timer.unref();
-          options.signal.addEventListener('abort', () => resolve(), { once: true });
-        });
+        await pause(wait, options.signal);
         wait = Math.min(wait * 2, maxWait);
         if (options.signal.aborted || url !== toolsUrl) break;
         const answers = await isRouteAnswering(routeUrl, { timeoutMs: 2_000, signal: options.signal });

@@ -1,6 +1,7 @@
 import { isTransientMedianError, retryAfterMs } from '../median/index.js';
 import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
 import type { DaemonEvent } from '../shared/daemon-events.js';
+import { delayOrAbort } from '../shared/delay.js';
 
 /**
  * How the endpoint keeper tries a Median request again. Every kind of retry is
@@ -36,22 +37,6 @@ export interface ApiRetryOptions {
 const MIN_RATE_LIMIT_WAIT_MS = 1_000;
 const NEXT_TRIGGER = 'median-dev tries again when the tunnel reopens; run `median-dev sync` (or press s) to try now.';
 
-function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(done, ms);
-    timer.unref?.();
-    function done() {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort() {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function seconds(ms: number): string {
   if (ms < 1_000) return `${(ms / 1000).toFixed(1)} s`;
@@ -111,7 +96,7 @@ export function createApiRetry(options: ApiRetryOptions): WithRetry {
         } else {
           throw error;
         }
-        await abortableDelay(waitMs, options.signal);
+        await delayOrAbort(waitMs, options.signal);
       }
     }
   };

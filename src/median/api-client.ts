@@ -1,6 +1,7 @@
 import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { CONNECT_MESSAGES } from './messages.js';
+import { delayOrAbort } from '../shared/delay.js';
 
 /**
  * A client for the Median API of SPEC §1.3. Every request has a timeout and is
@@ -186,7 +187,7 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
           const pauseMs = Math.max(intervalMs, retryAfterMs(error) ?? 0);
           if (!(isTransientMedianError(error) || errorCode(error) === 'rate_limited') || Date.now() + pauseMs > deadline) throw error;
           logger.debug('median api: polling the sync failed, polling again', { code: errorCode(error), pauseMs });
-          await delay(pauseMs, waitOptions.signal);
+          await delayOrAbort(pauseMs, waitOptions.signal);
           continue;
         }
         const endpoint = endpoints.find((e) => e.id === id);
@@ -199,7 +200,7 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
             { details: { id, timeoutMs: limitMs } },
           );
         }
-        await delay(intervalMs, waitOptions.signal);
+        await delayOrAbort(intervalMs, waitOptions.signal);
       }
     },
   };
@@ -307,18 +308,3 @@ function formatSeconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(done, ms);
-    timer.unref();
-    function done(): void {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }
-    function onAbort(): void {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -2,3 +2,4 @@ export { MedianDevError, UserError, isMedianDevError, errorCode } from './errors
 export { type Logger, silentLogger } from './logger.js';
 export { ensurePrivateDir, writeFileAtomic } from './private-files.js';
 export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand } from './daemon-events.js';
+export { pause, delayOrAbort } from './delay.js';
