@@ -37,6 +37,12 @@ export interface StartTunnelOptions {
   /** A loss within this long of the previous one counts as flapping. Default 60000 ms. */
   flapWindowMs?: number;
   /**
+   * A tunnel that carried requests at least this long before it was lost is
+   * not flapping, however recent the previous loss (default 10000 ms): a
+   * healthy tunnel dropped now and then always gets the quick reopen.
+   */
+  stableAfterMs?: number;
+  /**
    * First open only: when the server grants another name than `subdomain`
    * (it may still hold ours for a moment after our last run), ask for ours
    * again with backoff from `nameRetryBaseMs` for this long before settling
@@ -81,6 +87,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   };
   const now = options.now ?? Date.now;
   const flapWindowMs = options.flapWindowMs ?? 60_000;
+  const stableAfterMs = options.stableAfterMs ?? 10_000;
   const probeIntervalMs = options.probeIntervalMs ?? 15_000;
   const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
   const strikesForDown = options.probeStrikesForDown ?? 3;
@@ -96,6 +103,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   /** Losses in a row, each within flapWindowMs of the one before. */
   let recentLosses = 0;
   let lastLossAt: number | undefined;
+  let openedAt = 0;
   let strikes = 0;
   let reopenTimer: NodeJS.Timeout | undefined;
   let probeTimer: NodeJS.Timeout | undefined;
@@ -120,6 +128,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     connection = next;
     lastUrl = next.url;
     grantedSubdomain = next.subdomain ?? subdomain;
+    openedAt = now();
     failures = 0;
     strikes = 0;
     next.onLost((reason) => {
@@ -137,7 +146,8 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     clearTimeout(probeTimer);
     probing?.abort();
     const lostAt = now();
-    recentLosses = lastLossAt !== undefined && lostAt - lastLossAt < flapWindowMs ? recentLosses + 1 : 0;
+    const wasStable = lostAt - openedAt >= stableAfterMs;
+    recentLosses = !wasStable && lastLossAt !== undefined && lostAt - lastLossAt < flapWindowMs ? recentLosses + 1 : 0;
     lastLossAt = lostAt;
     failures = 0;
     logger.warn('tunnel down', { reason, message, recentLosses });

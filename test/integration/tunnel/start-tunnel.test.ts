@@ -133,6 +133,38 @@ describe('startTunnel', () => {
     expect((await requestVia(second, tunnelHost(second, 'restarted'))).status).toBe(200);
   });
 
+  it('a tunnel that had been up a while gets the quick reopen even after a recent loss; a flapping one backs off', async () => {
+    const server = await useTunnelServer();
+    const app = await useOkApp();
+    let fakeNow = 1_000_000;
+    const tunnel = await useTunnel(server, app.port, {
+      subdomain: 'steady',
+      reconnectBaseMs: 1000,
+      reconnectMaxMs: 10_000,
+      quickReopenMs: 50,
+      flapWindowMs: 60_000,
+      stableAfterMs: 10_000,
+      now: () => fakeNow,
+    });
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+    const reopenTime = async () => {
+      const reopened = tunnel.next('opened', 5000);
+      const droppedAt = Date.now();
+      server.dropClient('steady', { forget: true });
+      await reopened;
+      await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+      return Date.now() - droppedAt;
+    };
+    // Up 20 s (by the tunnel's clock) before each loss: not flapping, though the losses are 20 s apart.
+    fakeNow += 20_000;
+    expect(await reopenTime()).toBeLessThan(700);
+    fakeNow += 20_000;
+    expect(await reopenTime()).toBeLessThan(700);
+    // Lost again right after it opened, within the flap window: the backoff (≥ 750 ms) applies.
+    fakeNow += 1_000;
+    expect(await reopenTime()).toBeGreaterThanOrEqual(700);
+  });
+
   it('after dropClient the sockets come back under the same name, without registering again', async () => {
     const server = await useTunnelServer();
     const app = await useOkApp();
