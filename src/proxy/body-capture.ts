@@ -31,12 +31,13 @@ export class BodyCapture {
   }
 
   /**
-   * The kept bytes as one buffer of their own (a copy, so the socket's read
-   * buffers the chunks point into can be freed).
+   * The kept bytes as one buffer. A body that came in one chunk is that
+   * chunk, not a copy (node:http hands every body chunk over in a buffer of
+   * its own, which nothing changes afterwards); several are joined once.
    */
   bytes(): Buffer {
     if (this.compact === undefined) {
-      this.compact = Buffer.concat(this.chunks, this.kept);
+      this.compact = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.kept);
       this.chunks = [this.compact];
     }
     return this.compact;

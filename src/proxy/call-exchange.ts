@@ -33,7 +33,8 @@ import {
 import { BodyCapture } from './body-capture.js';
 import type { ExchangeFacts } from './build-call-record.js';
 import { forwardableResponseHeaders } from './hop-by-hop.js';
-import type { ForwardHandlers } from './http-proxy.js';
+import { releaseForwarded, type ForwardHandlers } from './http-proxy.js';
+import type { InFlightLinks } from './in-flight-list.js';
 import { PROXY_ERROR_CODES, PROXY_MESSAGES, failureReason, sendProxyError } from './proxy-answers.js';
 
 /** What every exchange of one proxy shares. */
@@ -56,6 +57,10 @@ type Tagged = { [EXCHANGE]?: CallExchange };
 
 function exchangeOf(stream: unknown): CallExchange | undefined {
   return (stream as Tagged)[EXCHANGE];
+}
+
+function untag(stream: unknown): void {
+  (stream as Tagged)[EXCHANGE] = undefined;
 }
 
 // Shared stream listeners (`this` is the stream).
@@ -81,7 +86,11 @@ function onResponseBroken(this: IncomingMessage, error?: Error): void {
   exchangeOf(this)?.answerBroken(error);
 }
 
-export class CallExchange implements ForwardHandlers {
+export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange> {
+  // The proxy's list of exchanges under way (in-flight-list.ts).
+  inFlightPrev: CallExchange | undefined = undefined;
+  inFlightNext: CallExchange | undefined = undefined;
+  isInFlight = false;
   readonly receivedAt: number;
   readonly method: string;
   readonly path: string;
@@ -94,8 +103,9 @@ export class CallExchange implements ForwardHandlers {
   private recordId: string | undefined = undefined;
   private inspected = false;
   private readonly ctx: ExchangeContext;
-  private readonly req: IncomingMessage;
-  private readonly res: ServerResponse;
+  /** The caller's request and response; dropped once the exchange is recorded. */
+  private req: IncomingMessage | undefined;
+  private res: ServerResponse | undefined;
   private readonly isRoute: boolean;
   private readonly secret: Uint8Array | undefined;
   private readonly requestHeaders: Record<string, string | string[]>;
@@ -216,7 +226,7 @@ export class CallExchange implements ForwardHandlers {
     this.responseHeaders = response.headers;
     this.responseBody = new BodyCapture(this.ctx.recordBodyBytes);
     const res = this.res;
-    if (!this.callerGone && !res.headersSent) {
+    if (res && !this.callerGone && !res.headersSent) {
       const headers = forwardableResponseHeaders(response.rawHeaders, response.headers.connection);
       if (response.statusMessage) res.writeHead(this.status, response.statusMessage, headers);
       else res.writeHead(this.status, headers);
@@ -231,18 +241,19 @@ export class CallExchange implements ForwardHandlers {
   answerData(chunk: Buffer): void {
     this.responseBody?.add(chunk);
     this.heardAt = this.ctx.now();
-    if (this.callerGone || this.res.write(chunk)) return;
+    const res = this.res;
+    if (!res || this.callerGone || res.write(chunk)) return;
     this.upstreamResponse?.pause();
     if (!this.drainWatched) {
       this.drainWatched = true;
-      this.res.on('drain', onCallerDrain);
+      res.on('drain', onCallerDrain);
     }
   }
 
   answerEnded(): void {
     if (this.answerDone) return;
     this.responseComplete = true;
-    if (!this.callerGone) this.res.end();
+    if (!this.callerGone) this.res?.end();
     this.settleAnswer();
   }
 
@@ -257,24 +268,25 @@ export class CallExchange implements ForwardHandlers {
       this.error = { code: PROXY_ERROR_CODES.targetReset, message: PROXY_MESSAGES.targetReset(target, reason) };
     }
     // The caller got part of an answer; cutting the connection is the only honest end.
-    if (!this.callerGone) this.res.destroy();
+    if (!this.callerGone) this.res?.destroy();
     this.settleAnswer();
   }
 
   onError(error: Error): void {
-    if (this.answerDone) return;
+    const { req, res } = this;
+    if (this.answerDone || !req || !res) return;
     if (this.status !== null) {
       this.answerBroken(error);
       return;
     }
     const target = this.ctx.targetLabel();
     // The caller's own socket may die before its response reports 'close'.
-    if (this.req.socket?.destroyed === true && !this.res.writableFinished) this.callerGone = true;
+    if (req.socket?.destroyed === true && !res.writableFinished) this.callerGone = true;
     if (this.gaveUp) {
       this.failure = 'timeout';
       const message = PROXY_MESSAGES.targetTimeout(target, this.ctx.upstreamGiveUpMs);
       this.error = { code: PROXY_ERROR_CODES.targetTimeout, message };
-      sendProxyError(this.res, 504, PROXY_ERROR_CODES.targetTimeout, message);
+      sendProxyError(res, 504, PROXY_ERROR_CODES.targetTimeout, message);
     } else if (this.callerGone) {
       this.failure = 'connection';
       this.error = { code: PROXY_ERROR_CODES.clientClosed, message: PROXY_MESSAGES.clientClosed };
@@ -282,18 +294,18 @@ export class CallExchange implements ForwardHandlers {
       this.failure = 'connection';
       const message = PROXY_MESSAGES.targetUnreachable(target, failureReason(error));
       this.error = { code: PROXY_ERROR_CODES.targetUnreachable, message };
-      sendProxyError(this.res, 502, PROXY_ERROR_CODES.targetUnreachable, message);
+      sendProxyError(res, 502, PROXY_ERROR_CODES.targetUnreachable, message);
     }
     // The dev server will not read the rest of the body: read it ourselves so
     // the request completes (and is recorded) and the connection stays usable.
-    if (!this.requestDone) this.req.resume();
+    if (!this.requestDone) req.resume();
     this.settleAnswer();
   }
 
   // ---- the caller --------------------------------------------------------
 
   callerClosed(): void {
-    if (this.res.writableFinished) return;
+    if (!this.res || this.res.writableFinished) return;
     this.callerGone = true;
     if (!this.answerDone && this.error === null) {
       this.error = { code: PROXY_ERROR_CODES.clientClosed, message: PROXY_MESSAGES.clientClosed };
@@ -325,7 +337,28 @@ export class CallExchange implements ForwardHandlers {
   private record(): void {
     if (this.recorded) return;
     this.recorded = true;
+    this.detach();
     this.ctx.finished(this);
+  }
+
+  /**
+   * Both sides are done: the streams forget this exchange and it forgets
+   * them. Late stream events then find no exchange (there is
+   * nothing left for them to do), and no stream keeps a finished exchange
+   * alive or the other way round (measured: those links let V8 promote whole
+   * finished requests out of the young generation, at a GC cost per request).
+   */
+  private detach(): void {
+    if (this.req) {
+      untag(this.req);
+      releaseForwarded(this.req);
+    }
+    if (this.res) untag(this.res);
+    if (this.upstreamResponse) untag(this.upstreamResponse);
+    this.req = undefined;
+    this.res = undefined;
+    this.upstream = undefined;
+    this.upstreamResponse = undefined;
   }
 
   /** Everything the record is built from (valid once finished). */

@@ -37,8 +37,11 @@ const RESPONSE_HOP_BY_HOP = new Set([
 ]);
 
 /** Header names a `Connection` header lists as hop-by-hop, lower-cased. */
-function connectionTokens(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
+const NO_TOKENS: readonly string[] = Object.freeze([]);
+
+function connectionTokens(value: string | string[] | undefined): readonly string[] {
+  // The usual values, without splitting (this runs twice per request).
+  if (value === undefined || value === 'keep-alive' || value === 'close' || value === 'Keep-Alive') return NO_TOKENS;
   const text = Array.isArray(value) ? value.join(',') : value;
   const tokens: string[] = [];
   for (const part of text.split(',')) {

@@ -40,20 +40,26 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
   let startedQueue: CallExchange[] = [];
   let finishedQueue: CallExchange[] = [];
   let scheduled: NodeJS.Immediate | undefined;
-  const pendingRecords = new Set<Promise<unknown>>();
+  // onRecord promises not settled yet: a count, not a Set (see in-flight-list.ts for why).
+  let pending = 0;
+  let onIdle: Array<() => void> = [];
+  const settledOne = (): void => {
+    pending -= 1;
+    if (pending > 0 || onIdle.length === 0) return;
+    const waiting = onIdle;
+    onIdle = [];
+    for (const wake of waiting) wake();
+  };
 
   const deliver = (record: CallRecord): void => {
     try {
       const outcome = onRecord(record);
       if (outcome && typeof (outcome as Promise<void>).then === 'function') {
-        const tracked: Promise<unknown> = (outcome as Promise<void>).then(
-          () => pendingRecords.delete(tracked),
-          (error: unknown) => {
-            pendingRecords.delete(tracked);
-            logger.error('Recording a call failed.', { id: record.id, error: String(error) });
-          },
-        );
-        pendingRecords.add(tracked);
+        pending += 1;
+        (outcome as Promise<void>).then(settledOne, (error: unknown) => {
+          settledOne();
+          logger.error('Recording a call failed.', { id: record.id, error: String(error) });
+        });
       }
     } catch (error) {
       logger.error('Recording a call failed.', { id: record.id, error: String(error) });
@@ -112,8 +118,9 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
       if (scheduled) clearImmediate(scheduled);
       flush();
     },
-    async settled() {
-      await Promise.allSettled([...pendingRecords]);
+    settled() {
+      if (pending === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => onIdle.push(resolve));
     },
   };
 }

@@ -6,7 +6,7 @@
  * build-call-record.ts). WebSocket upgrades (dev servers' hot reload) are
  * forwarded too but not recorded: they are not calls.
  *
- * The target is connected to as given; see forwarder.ts for `localhost`.
+ * The target is connected to as given; see http-proxy.ts for `localhost`.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +18,7 @@ import type { RecordSettings } from './build-call-record.js';
 import { CallExchange, type ExchangeContext } from './call-exchange.js';
 import { forwardableRequestHeaders, maskCredentials } from './hop-by-hop.js';
 import { createForwarder } from './http-proxy.js';
+import { InFlightList } from './in-flight-list.js';
 import { HEALTH_PATH, sendHealth } from './proxy-answers.js';
 import { createRecordBatch, type RequestStartedInfo } from './record-batch.js';
 
@@ -136,7 +137,7 @@ export async function startRecordingProxy(
     endpointUrl: new URL(route, targetUrl).href,
   };
 
-  const inFlight = new Set<CallExchange>();
+  const inFlight = new InFlightList<CallExchange>();
   const upgraded = new Set<Duplex>();
   const forwarder = createForwarder();
   const batch = createRecordBatch({
@@ -214,7 +215,7 @@ export async function startRecordingProxy(
   const sweep = setInterval(
     () => {
       const at = now();
-      for (const exchange of inFlight) exchange.checkSilence(at);
+      inFlight.forEach((exchange) => exchange.checkSilence(at));
     },
     Math.max(10, Math.min(1_000, Math.floor(limits.upstreamGiveUpMs / 4))),
   );
@@ -236,7 +237,7 @@ export async function startRecordingProxy(
         }
       });
       clearInterval(sweep);
-      for (const exchange of [...inFlight]) exchange.abandon();
+      for (const exchange of inFlight.toArray()) exchange.abandon();
       inFlight.clear();
       // Deliver what is queued now rather than on a turn that may come after close.
       batch.flushNow();

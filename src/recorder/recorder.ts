@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { CallRecord } from '../median/index.js';
 import { MedianDevError, errorCode, silentLogger, type Logger } from '../shared/index.js';
 import { resolveRetention } from './retention.js';
@@ -19,8 +20,20 @@ export interface RecorderOptions {
   segmentMaxRecords?: number;
   /** …or this many bytes (default 50 MB). */
   segmentMaxBytes?: number;
+  /**
+   * Group commit: while appends come concurrently (the last write took more
+   * than one), durable writes start at most this often, so each carries more
+   * records; default 10 ms, 0 writes whenever a write is free. An append that
+   * comes alone (after the last one resolved) is written at once, and so are
+   * 128 waiting records.
+   */
+  groupCommitMs?: number;
   logger?: Logger;
 }
+
+const DEFAULT_GROUP_COMMIT_MS = 10;
+/** This many waiting records are written without waiting out the group commit time. */
+const GROUP_COMMIT_RECORDS = 128;
 
 export interface RecorderStats {
   /** Records in the store (complete lines), this writer's count. */
@@ -46,7 +59,9 @@ export interface Recorder {
 
 interface Pending {
   line: Buffer;
-  resolve(): void;
+  /** What append resolves with: the record as written (masked). */
+  record: CallRecord;
+  resolve(record: CallRecord): void;
   reject(error: unknown): void;
 }
 
@@ -78,6 +93,12 @@ class CallWriter {
   private draining: Promise<void> | undefined;
   private failing = false;
   private closing: Promise<void> | undefined;
+  private readonly groupCommitMs: number;
+  /** When the last durable write started, and how many records it took. */
+  private lastWriteAt = 0;
+  private lastWriteRecords = 0;
+  /** Ends the group commit wait early (set while it runs). */
+  private endGatherWait: (() => void) | undefined;
 
   constructor(options: RecorderOptions) {
     this.callsDir = callsDirOf(options.dataDir);
@@ -86,6 +107,8 @@ class CallWriter {
     this.secrets = [...(options.secrets ?? [])];
     this.redactVisitor = options.redactVisitor ?? false;
     this.masker = createSecretMasker(this.secrets, { redactVisitor: this.redactVisitor });
+    const groupCommitMs = options.groupCommitMs ?? DEFAULT_GROUP_COMMIT_MS;
+    this.groupCommitMs = Number.isFinite(groupCommitMs) && groupCommitMs > 0 ? Math.min(groupCommitMs, 1_000) : 0;
   }
 
   addSecret(secret: string): void {
@@ -109,15 +132,18 @@ class CallWriter {
     let masked: CallRecord;
     let line: Buffer;
     try {
-      masked = this.masker.maskRecord(record);
-      line = Buffer.from(`${JSON.stringify(masked)}\n`, 'utf8');
+      // Serialized once; walked and copied only when something in it needs masking.
+      const out = this.masker.maskToJson(record);
+      masked = out.record;
+      line = Buffer.from(`${out.json}\n`, 'utf8');
     } catch (error) {
       return Promise.reject(
         new MedianDevError('invalid_record', 'This call record cannot be written as JSON.', { cause: error }),
       );
     }
     return new Promise<CallRecord>((resolve, reject) => {
-      this.queue.push({ line, resolve: () => resolve(masked), reject });
+      this.queue.push({ line, record: masked, resolve, reject });
+      if (this.endGatherWait && this.queue.length >= GROUP_COMMIT_RECORDS) this.endGatherWait();
       this.kick();
     });
   }
@@ -173,10 +199,13 @@ class CallWriter {
           return;
         }
       }
+      await this.gatherBatch();
       const batch = this.queue.splice(0, this.log.fit(this.queue));
-      const data = batch.length === 1 ? batch[0]!.line : Buffer.concat(batch.map((p) => p.line));
+      const lines = batch.map((p) => p.line);
+      this.lastWriteAt = performance.now();
+      this.lastWriteRecords = batch.length;
       try {
-        await this.log.append(data, batch.length);
+        await this.log.append(lines);
       } catch (error) {
         const failure = this.noteFailure(error);
         for (const pending of batch) pending.reject(failure);
@@ -184,7 +213,28 @@ class CallWriter {
       }
       if (this.failing) this.logger.info('Recording calls works again.', { dir: this.callsDir });
       this.failing = false;
-      for (const pending of batch) pending.resolve();
+      for (const pending of batch) pending.resolve(pending.record);
     }
+  }
+
+  /**
+   * Under concurrent load, waits until `groupCommitMs` after the last write
+   * started, so the records that arrive meanwhile share the next write and
+   * its sync (each sync costs the disk, the kernel and a thread-pool trip).
+   */
+  private async gatherBatch(): Promise<void> {
+    if (this.groupCommitMs === 0 || this.lastWriteRecords < 2 || this.queue.length >= GROUP_COMMIT_RECORDS) return;
+    const wait = this.lastWriteAt + this.groupCommitMs - performance.now();
+    if (wait <= 0) return;
+    await new Promise<void>((resolve) => {
+      // Not unref'd: appends are waiting on it, and it ends within groupCommitMs.
+      const timer = setTimeout(done, wait);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.endGatherWait = done;
+    });
+    this.endGatherWait = undefined;
   }
 }

@@ -25,6 +25,13 @@ export interface SecretMasker {
   mask(text: string): string;
   /** A masked deep copy of a record; the input is not changed. */
   maskRecord(record: CallRecord): CallRecord;
+  /**
+   * The record as one JSON text, masked exactly as `maskRecord` masks it,
+   * with the record that text describes: `record` itself (no copy) when
+   * nothing in it needed masking, else a masked copy. Serializes once and
+   * walks the record only when the text holds something to mask.
+   */
+  maskToJson(record: CallRecord): { record: CallRecord; json: string };
 }
 
 export interface SecretMaskerOptions {
@@ -40,6 +47,9 @@ const AUTH_HEADERS = new Set(['authorization', 'proxy-authorization']);
 /** The visitor object of a tool call body; it holds no nested objects. */
 const VISITOR_OBJECT = /("visitor"\s*:\s*\{)([^{}]*)/g;
 const VISITOR_FIELD = /("(?:email|name)"\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
+/** A key maskRecord masks by name (AUTH_HEADERS, any case), as it shows in JSON text. */
+const AUTH_KEY_TEXT = /authorization/i;
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** `median_key_****abcd`, `****abcd`, or `****` for short values. */
 export function maskSecretValue(value: string): string {
@@ -69,6 +79,8 @@ function spellings(value: string): string[] {
 interface Replacement {
   pattern: RegExp;
   by: string;
+  /** The text the pattern finds (for secrets; visitor patterns have word bounds). */
+  form?: string;
 }
 
 function secretReplacements(secrets: readonly string[]): Replacement[] {
@@ -76,7 +88,7 @@ function secretReplacements(secrets: readonly string[]): Replacement[] {
   // Longest first, so a secret that contains another is masked whole.
   unique.sort((a, b) => b.length - a.length);
   return unique.flatMap((secret) =>
-    spellings(secret).map((form) => ({ pattern: new RegExp(escapeRegExp(form), 'g'), by: maskSecretValue(secret) })),
+    spellings(secret).map((form) => ({ pattern: new RegExp(escapeRegExp(form), 'g'), by: maskSecretValue(secret), form })),
   );
 }
 
@@ -118,8 +130,28 @@ function applyAll(text: string, replacements: readonly Replacement[]): string {
   return out;
 }
 
+/**
+ * What a record's JSON text must contain for maskRecord to change anything:
+ * each secret spelling as JSON writes it inside a string (JSON escapes
+ * character by character, so a string holding a spelling puts its escaped
+ * form in the text), and the key prefix. Null when a spelling holds a
+ * surrogate (JSON may escape it differently in context): then always mask.
+ */
+function textNeedles(fixed: readonly Replacement[]): string[] | null {
+  const needles = new Set<string>([KEY_PREFIX]);
+  for (const { form } of fixed) {
+    if (form === undefined || SURROGATE.test(form)) return null;
+    needles.add(JSON.stringify(form).slice(1, -1));
+  }
+  // A needle holding another one is found only where that one is: test the shorter.
+  const all = [...needles];
+  return all.filter((needle) => !all.some((other) => other !== needle && needle.includes(other)));
+}
+
 export function createSecretMasker(secrets: string[], options: SecretMaskerOptions = {}): SecretMasker {
   const fixed = secretReplacements(secrets);
+  const needles = textNeedles(fixed);
+  const redactVisitor = options.redactVisitor === true;
   const maskWith = (text: string, extra: readonly Replacement[]): string => {
     let out = applyAll(text, fixed);
     if (out.includes(KEY_PREFIX)) out = out.replace(KEY_SHAPE, (key) => maskSecretValue(key));
@@ -140,18 +172,35 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
     return value;
   };
 
+  const maskRecord = (record: CallRecord): CallRecord => {
+    let source = record;
+    let extra: Replacement[] = [];
+    if (redactVisitor && typeof record.request?.body === 'string') {
+      const found = new Set<string>();
+      const body = redactVisitorInBody(record.request.body, found);
+      source = { ...record, request: { ...record.request, body } };
+      extra = visitorReplacements(found);
+    }
+    return walk(source, undefined, extra) as CallRecord;
+  };
+
+  /** False only when maskRecord would give back the record unchanged (its JSON text is `json`). */
+  const mayNeedMasking = (record: CallRecord, json: string): boolean => {
+    if (needles === null) return true;
+    // The visitor regex needs a `"visitor"` object in the request body.
+    if (redactVisitor && typeof record.request?.body === 'string' && record.request.body.includes('"visitor"')) return true;
+    for (const needle of needles) if (json.includes(needle)) return true;
+    return AUTH_KEY_TEXT.test(json);
+  };
+
   return {
     mask: (text) => maskWith(text, []),
-    maskRecord(record) {
-      let source = record;
-      let extra: Replacement[] = [];
-      if (options.redactVisitor && typeof record.request?.body === 'string') {
-        const found = new Set<string>();
-        const body = redactVisitorInBody(record.request.body, found);
-        source = { ...record, request: { ...record.request, body } };
-        extra = visitorReplacements(found);
-      }
-      return walk(source, undefined, extra) as CallRecord;
+    maskRecord,
+    maskToJson(record) {
+      const json = JSON.stringify(record);
+      if (!mayNeedMasking(record, json)) return { record, json };
+      const masked = maskRecord(record);
+      return { record: masked, json: JSON.stringify(masked) };
     },
   };
 }

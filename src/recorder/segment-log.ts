@@ -1,8 +1,22 @@
+import { constants, fstatSync } from 'node:fs';
 import { chmod, open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
 import { segmentsToDrop, type RetentionLimits } from './retention.js';
 import { listSegments, scanSegment, segmentFileName } from './segment-files.js';
+import { writeAll } from './write-all.js';
+
+/**
+ * Open flags of a live segment: appends that are durable once written
+ * (O_DSYNC: the write returns after the data reached the disk, as write +
+ * fdatasync would, in one call). Where O_DSYNC is missing (Windows) each
+ * batch is written, then fdatasync'ed.
+ */
+const DSYNC = typeof constants.O_DSYNC === 'number' ? constants.O_DSYNC : 0;
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | DSYNC;
+const CREATE_FLAGS = APPEND_FLAGS | constants.O_EXCL;
+/** The open segment is compared with the file at its path at most this often (a cheap link count check runs every batch). */
+const HANDLE_CHECK_MS = 1_000;
 
 interface Segment {
   seq: number;
@@ -29,11 +43,14 @@ export class SegmentLog {
   private prepared = false;
   /** False after a failed write: the folder is made again before the next one (it may have been deleted). */
   private folderChecked = false;
+  /** When the open handle was last compared with the file at its path. */
+  private handleCheckedAt = 0;
 
   constructor(
     private readonly callsDir: string,
     private readonly limits: RetentionLimits,
     private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Creates the folder (0700) and takes stock of the segments already there. */
@@ -86,8 +103,11 @@ export class SegmentLog {
     return Math.max(count, 1);
   }
 
-  /** Appends whole lines to the live segment, durably (write + fdatasync), then applies retention. */
-  async append(data: Buffer, lines: number): Promise<void> {
+  /**
+   * Appends whole lines to the live segment, durably (an O_DSYNC writev, or
+   * write + fdatasync where O_DSYNC is missing), then applies retention.
+   */
+  async append(lines: readonly Buffer[]): Promise<void> {
     if (await this.isHandleGone()) {
       this.logger.warn('The call segment being written was deleted or moved; recording goes on in a new one.', { dir: this.callsDir });
       await this.closeHandle();
@@ -95,21 +115,19 @@ export class SegmentLog {
       this.prepared = false;
       await this.prepare();
     }
-    const live = this.liveSegment(data.length);
+    let bytes = 0;
+    for (const line of lines) bytes += line.length;
+    const live = this.liveSegment(bytes);
     try {
       const handle = await this.openLive(live);
-      let written = 0;
-      while (written < data.length) {
-        const { bytesWritten } = await handle.write(data, written, data.length - written, null);
-        written += bytesWritten;
-      }
-      await handle.datasync();
+      await writeAll(handle, lines, bytes);
+      if (DSYNC === 0) await handle.datasync();
     } catch (error) {
       await this.afterFailedWrite(live);
       throw error;
     }
-    live.records += lines;
-    live.bytes += data.length;
+    live.records += lines.length;
+    live.bytes += bytes;
     await this.enforceRetention();
   }
 
@@ -121,12 +139,25 @@ export class SegmentLog {
    * Whether the open handle no longer is the file at its segment's path: the
    * calls folder (or the segment) was deleted, moved or replaced while the
    * daemon ran. Writing on would put every record into a file nobody reads.
+   *
+   * Every batch: the handle's link count (one fstat, no thread-pool trip);
+   * a deleted segment, or one whose folder was deleted, has none left. At
+   * most once a second: the handle against the file at its path (a moved or
+   * replaced folder).
    */
   private async isHandleGone(): Promise<boolean> {
     const handle = this.handle;
     if (!handle) return false;
     const segment = this.segments.find((s) => s.seq === this.handleSeq);
     if (!segment) return true;
+    try {
+      if (fstatSync(handle.fd).nlink === 0) return true;
+    } catch {
+      return true; // the handle is unusable: open the segment again
+    }
+    const at = this.now();
+    if (at - this.handleCheckedAt < HANDLE_CHECK_MS && at >= this.handleCheckedAt) return false;
+    this.handleCheckedAt = at;
     try {
       const [opened, named] = await Promise.all([handle.stat(), stat(segment.path)]);
       return opened.ino !== named.ino || opened.dev !== named.dev;
@@ -189,12 +220,12 @@ export class SegmentLog {
     }
     let handle: FileHandle;
     if (live.onDisk) {
-      handle = await open(live.path, 'a', 0o600);
+      handle = await open(live.path, APPEND_FLAGS, 0o600);
     } else {
-      // A new segment must really be new: 'ax' fails on a name someone else took.
+      // A new segment must really be new: O_EXCL fails on a name someone else took.
       for (;;) {
         try {
-          handle = await open(live.path, 'ax', 0o600);
+          handle = await open(live.path, CREATE_FLAGS, 0o600);
           break;
         } catch (error) {
           if (errorCode(error) !== 'EEXIST') throw error;
@@ -206,6 +237,8 @@ export class SegmentLog {
     }
     this.handle = handle;
     this.handleSeq = live.seq;
+    // Just opened by its path: it is the file there.
+    this.handleCheckedAt = this.now();
     // The mode given to open is cut by the umask and ignored for a file that exists.
     await chmod(live.path, 0o600).catch(() => {
       /* Windows ignores POSIX modes. */
@@ -258,3 +291,4 @@ export class SegmentLog {
     }
   }
 }
+

@@ -17,12 +17,17 @@ describe('BodyCapture', () => {
     expect(capture.truncated).toBe(truncated);
   });
 
-  it('copies the kept bytes, so later changes to the source chunks do not show', () => {
+  it('keeps a body of one chunk as that chunk, and joins several into one buffer once', () => {
     const chunk = Buffer.from('abc');
-    const capture = new BodyCapture(10);
-    capture.add(chunk);
-    const kept = capture.bytes();
-    chunk.write('xyz');
-    expect(kept.toString()).toBe('abc');
+    const single = new BodyCapture(10);
+    single.add(chunk);
+    expect(single.bytes()).toBe(chunk);
+
+    const several = new BodyCapture(10);
+    several.add(Buffer.from('ab'));
+    several.add(Buffer.from('c'));
+    const joined = several.bytes();
+    expect(joined.toString()).toBe('abc');
+    expect(several.bytes()).toBe(joined);
   });
 });

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { CallRecord } from '../../../src/median/index.js';
 import {
   REDACTED,
   createSecretMasker,
@@ -128,5 +130,52 @@ describe('redactVisitor', () => {
 
   it('is off by default', () => {
     expect(createSecretMasker([]).maskRecord(record).request.body).toContain('ada@example.com');
+  });
+});
+
+describe('maskToJson', () => {
+  const secretWithQuote = 'p@ss"word/with spaces';
+  const cases: Array<[string, CallRecord, { secrets?: string[]; redactVisitor?: boolean }]> = [
+    ['a clean record', makeRecord(), {}],
+    ['the key in a body', makeRecord({ request: { method: 'POST', path: '/api/median', headers: {}, body: `{"k":"${KEY}"}` } }), {}],
+    ['a key-shaped string nobody named', makeRecord({ error: { code: 'x', message: `median_key_${'Q'.repeat(40)}` } }), { secrets: [] }],
+    [
+      'an Authorization header in any case',
+      makeRecord({ request: { method: 'GET', path: '/api/median', headers: { AuThOrIzAtIoN: 'Bearer sk_live_abcdefghijklmnop' }, body: '' } }),
+      {},
+    ],
+    ['a secret JSON-escaped in a body', makeRecord({ request: { method: 'POST', path: '/', headers: {}, body: JSON.stringify({ p: secretWithQuote }) } }), { secrets: [secretWithQuote] }],
+    ['a secret URL-encoded in a path', makeRecord({ request: { method: 'POST', path: `/x?s=${encodeURIComponent(secretWithQuote)}`, headers: {}, body: '' } }), { secrets: [secretWithQuote] }],
+    ['visitor fields with redactVisitor', makeRecord(), { redactVisitor: true }],
+    ['an already masked key', makeRecord({ error: { code: 'x', message: MASKED_KEY } }), {}],
+  ];
+
+  it.each(cases)('writes what maskRecord and JSON.stringify write: %s', (_name, record, { secrets = [KEY], redactVisitor = false }) => {
+    const masker = createSecretMasker(secrets, { redactVisitor });
+    const out = masker.maskToJson(record);
+    expect(out.json).toBe(JSON.stringify(masker.maskRecord(record)));
+    expect(JSON.parse(out.json)).toEqual(out.record);
+  });
+
+  it('hands back the record itself when nothing in it needs masking, and a copy otherwise', () => {
+    const masker = createSecretMasker([KEY]);
+    const clean = makeRecord();
+    expect(masker.maskToJson(clean).record).toBe(clean);
+    const dirty = makeRecord({ error: { code: 'x', message: KEY } });
+    const out = masker.maskToJson(dirty);
+    expect(out.record).not.toBe(dirty);
+    expect(out.json).not.toContain(KEY);
+  });
+
+  it('never writes a secret that maskRecord would mask, whatever surrounds it', () => {
+    const secret = 'Zq7"Xw2\\Lp/ü%41';
+    const masker = createSecretMasker([secret, KEY]);
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.constantFrom(secret, KEY, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)), (before, after, form) => {
+        const record = makeRecord({ response: { status: 200, headers: { 'x-note': before }, body: `${before}${form}${after}` } });
+        expect(masker.maskToJson(record).json).toBe(JSON.stringify(masker.maskRecord(record)));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
