@@ -37,7 +37,10 @@ export async function startDaemonProcess(options: {
   cwd: string;
   env: NodeJS.ProcessEnv;
   startTimeoutMs: number;
+  /** How many non-`call` events to keep (default 200; `output` lines of the dev server count too). */
+  maxOtherEvents?: number;
 }): Promise<DaemonProcess> {
+  const maxOtherEvents = options.maxOtherEvents ?? MAX_OTHER_EVENTS;
   const child: ChildProcess = spawn(process.execPath, [options.cliEntry, ...options.args], {
     cwd: options.cwd,
     env: options.env,
@@ -62,7 +65,7 @@ export async function startDaemonProcess(options: {
       }
       if (line.trim() === '') continue;
       try {
-        if (others.length < MAX_OTHER_EVENTS) others.push(JSON.parse(line) as DaemonEventLine);
+        if (others.length < maxOtherEvents) others.push(JSON.parse(line) as DaemonEventLine);
       } catch {
         // Not a JSON event (should not happen with --json): kept out of the counts.
       }

@@ -1,11 +1,12 @@
 /**
- * `npm run bench`: the proxy/recorder/daemon benchmark of issue 3, in one run
- * on this machine, all on 127.0.0.1, bounded in count and time. Prints the
- * results and rewrites its own section of BENCHMARKS.md.
+ * `npm run bench`: the proxy/recorder/daemon benchmark of issue 3, the TUI
+ * with 100,000 records (issue 5) and the heal time of a dropped tunnel
+ * (issue 4), in one run on this machine, all on 127.0.0.1, bounded in count
+ * and time. Prints the results and rewrites its own section of BENCHMARKS.md.
  *
  *   node dist/bench/run.js [--quick] [--profile | --no-profile] [--no-write]
  *
- * --quick      a tenth of the traffic, one round, BENCHMARKS.md untouched (a smoke run)
+ * --quick      a tenth of the traffic (and of the TUI's records), one round, one heal, BENCHMARKS.md untouched (a smoke run)
  * --profile    always profile the proxies (default: only when a proxy target is missed)
  * --no-write   print only
  */
@@ -22,6 +23,8 @@ import { runDaemonRss } from './scenarios/daemon-rss.js';
 import { diagnoseProxies, type ProxyDiagnosis } from './scenarios/proxy-diagnosis.js';
 import { runProxyThroughput } from './scenarios/proxy-throughput.js';
 import { runRecorderAppends, type RecorderAppendsResult } from './scenarios/recorder-appends.js';
+import { runHealTime } from './scenarios/heal-time.js';
+import { runTuiResponsiveness } from './scenarios/tui-responsiveness.js';
 import { medianBy } from './percentiles.js';
 import { forkServer } from './server-handle.js';
 
@@ -43,6 +46,9 @@ const counts = {
   appendsInFlight: 256,
   callsRuns: 5,
   daemonCalls: 100_000 * scale,
+  tuiRecords: 100_000 * scale,
+  tuiPressesPerKey: 50,
+  healDaemons: isQuick ? 1 : 3,
 };
 
 const log = (line: string): void => console.log(line);
@@ -109,7 +115,14 @@ async function main(): Promise<number> {
       log,
     });
 
-    const results: BenchResults = { machine, totalSeconds: (performance.now() - started) / 1000, proxy, diagnosis, recorder, calls, daemon };
+    log(`\n5. TUI: ${counts.tuiRecords} records in a 160×48 terminal, ${counts.tuiPressesPerKey * 4} key presses`);
+    const tui = await runTuiResponsiveness({ records: counts.tuiRecords, width: 160, height: 48, pressesPerKey: counts.tuiPressesPerKey });
+    log(`   open ${Math.round(tui.openMs)} ms; key press mean ${tui.all.meanMs.toFixed(1)} ms, p99 ${tui.all.p99Ms.toFixed(1)} ms`);
+
+    log(`\n6. Heal: a dropped tunnel whose name is refused, ${counts.healDaemons} daemon${counts.healDaemons === 1 ? '' : 's'}`);
+    const heal = await runHealTime({ projectDir: join(root, 'heal'), daemons: counts.healDaemons, log });
+
+    const results: BenchResults = { machine, totalSeconds: (performance.now() - started) / 1000, proxy, diagnosis, recorder, calls, daemon, tui, heal };
     const report = formatReport(results);
     log(`\n${SECTION_HEADING}\n\n${report}\n`);
     if (!isQuick && !args.has('--no-write')) {
