@@ -11,30 +11,11 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { keyFingerprint, REPLAY_OF_HEADER } from '../median/index.js';
+import { HOP_BY_HOP_HEADERS } from '../shared/hop-by-hop-headers.js';
 
-const REQUEST_HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'upgrade',
-  'expect',
-]);
+const REQUEST_HOP_BY_HOP = new Set([...HOP_BY_HOP_HEADERS, 'expect']);
 
-const RESPONSE_HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'upgrade',
-  'transfer-encoding',
-]);
+const RESPONSE_HOP_BY_HOP = new Set([...HOP_BY_HOP_HEADERS, 'transfer-encoding']);
 
 /** Header names a `Connection` header lists as hop-by-hop, lower-cased. */
 const NO_TOKENS: readonly string[] = Object.freeze([]);

@@ -1,4 +1,5 @@
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS, signBody, type CallRecord } from '../median/index.js';
+import { HOP_BY_HOP_HEADERS } from '../shared/hop-by-hop-headers.js';
 
 export interface CurlOptions {
   /** The full URL to send to (the route: target origin + route path). */
@@ -15,16 +16,9 @@ export interface CurlOptions {
  * `accept-encoding` (so the answer prints as text) and the old signature.
  */
 const LEFT_OUT = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
+  ...HOP_BY_HOP_HEADERS,
   'trailers',
   'transfer-encoding',
-  'upgrade',
   'content-length',
   'authorization',
   'host',

@@ -3,3 +3,4 @@ export { type Logger, silentLogger } from './logger.js';
 export { ensurePrivateDir, writeFileAtomic } from './private-files.js';
 export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand } from './daemon-events.js';
 export { pause, delayOrAbort } from './delay.js';
+export { HOP_BY_HOP_HEADERS } from './hop-by-hop-headers.js';

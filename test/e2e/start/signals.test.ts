@@ -8,6 +8,21 @@ import { childPids, isEvent, useE2eWorld } from '../../helpers/e2e-world.js';
 /** SPEC §2.1: SIGINT/SIGTERM close everything and exit 0 within 3 s. */
 const EXIT_LIMIT_MS = 3_000;
 
+/** start with a dev server that ignores SIGTERM (closing waits for the stop grace period), up and running. */
+async function startWithStubbornChild() {
+  const world = await useE2eWorld();
+  const stubborn = join(world.projectDir, 'stubborn.mjs');
+  await writeFile(stubborn, "process.on('SIGTERM', () => console.log('ignoring SIGTERM'));\nsetInterval(() => {}, 1000);\nconsole.log('up');\n");
+  const cli = world.start({ childCommand: [process.execPath, stubborn] });
+  await cli.waitForEvent((e) => isEvent(e, 'child', { state: 'running' }));
+  const [childPid] = childPids(cli);
+  useTeardown(childPid!, (pid) => {
+    if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+  });
+  await vi.waitFor(() => expect(cli.stderr()).toContain('[dev] up'), { timeout: 5_000 });
+  return { cli, childPid };
+}
+
 describe('median-dev start: signals', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('%s exits 0 within 3 s and leaves no process behind', async (signal) => {
     const world = await useE2eWorld();
@@ -29,17 +44,7 @@ describe('median-dev start: signals', () => {
   });
 
   it('exits at once on a second SIGINT while the first is still closing', async () => {
-    const world = await useE2eWorld();
-    // A dev server that ignores SIGTERM: closing waits for the stop grace period.
-    const stubborn = join(world.projectDir, 'stubborn.mjs');
-    await writeFile(stubborn, "process.on('SIGTERM', () => console.log('ignoring SIGTERM'));\nsetInterval(() => {}, 1000);\nconsole.log('up');\n");
-    const cli = world.start({ childCommand: [process.execPath, stubborn] });
-    await cli.waitForEvent((e) => isEvent(e, 'child', { state: 'running' }));
-    const [childPid] = childPids(cli);
-    useTeardown(childPid!, (pid) => {
-      if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-    });
-    await vi.waitFor(() => expect(cli.stderr()).toContain('[dev] up'), { timeout: 5_000 });
+    const { cli, childPid } = await startWithStubbornChild();
 
     cli.child.kill('SIGINT');
     await vi.waitFor(() => expect(cli.stderr()).toContain('[dev] ignoring SIGTERM'), { timeout: 5_000 });
@@ -52,16 +57,7 @@ describe('median-dev start: signals', () => {
   });
 
   it('a dev server that ignores SIGTERM is killed within the 3 s a SIGINT promises', async () => {
-    const world = await useE2eWorld();
-    const stubborn = join(world.projectDir, 'stubborn.mjs');
-    await writeFile(stubborn, "process.on('SIGTERM', () => console.log('ignoring SIGTERM'));\nsetInterval(() => {}, 1000);\nconsole.log('up');\n");
-    const cli = world.start({ childCommand: [process.execPath, stubborn] });
-    await cli.waitForEvent((e) => isEvent(e, 'child', { state: 'running' }));
-    const [childPid] = childPids(cli);
-    useTeardown(childPid!, (pid) => {
-      if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-    });
-    await vi.waitFor(() => expect(cli.stderr()).toContain('[dev] up'), { timeout: 5_000 });
+    const { cli, childPid } = await startWithStubbornChild();
     const sentAt = Date.now();
     const code = await cli.stop('SIGINT');
     expect(Date.now() - sentAt).toBeLessThan(EXIT_LIMIT_MS);
