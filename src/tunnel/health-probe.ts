@@ -47,6 +47,9 @@ export function nextProbeStrikes(strikes: number, verdict: HealthVerdict): numbe
 export function createFetchHealthProbe(options: { fetch?: typeof fetch; instanceId?: string } = {}): HealthProbe {
   const doFetch = options.fetch ?? fetch;
   return async (url, { signal }) => {
+    // Names under the reserved TLDs (RFC 6761: the loopback tunnel server's
+    // .test hostnames) never resolve publicly: asking DNS would prove nothing.
+    if (isReservedHostname(url)) return { kind: 'unreachable' };
     try {
       // bypass-tunnel-reminder skips loca.lt's interstitial page for browsers.
       const res = await doFetch(url, { signal, redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1', accept: 'application/json' } });
@@ -65,5 +68,17 @@ export function isProxyHealth(text: string, instanceId?: string): boolean {
     return body?.service === 'median-dev' && (instanceId === undefined || body.instance === instanceId);
   } catch {
     return false; // not JSON: not the proxy's answer
+  }
+}
+
+const RESERVED_TLDS = ['.test', '.localhost', '.invalid', '.example'];
+
+/** Whether the URL's host is under a TLD reserved from public DNS (RFC 6761). */
+export function isReservedHostname(url: string): boolean {
+  try {
+    const host = new URL(url).hostname.toLowerCase();
+    return RESERVED_TLDS.some((tld) => host.endsWith(tld));
+  } catch {
+    return false;
   }
 }

@@ -11,6 +11,7 @@ export {
   nextProbeStrikes,
   createFetchHealthProbe,
   isProxyHealth,
+  isReservedHostname,
   type HealthProbe,
   type HealthProbeResult,
   type HealthVerdict,

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HEALTH_MARKER_HEADER, createFetchHealthProbe } from '../../../src/tunnel/index.js';
+import { HEALTH_MARKER_HEADER, createFetchHealthProbe, isReservedHostname } from '../../../src/tunnel/index.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 
 const signal = () => AbortSignal.timeout(5000);
@@ -19,6 +19,20 @@ describe('createFetchHealthProbe', () => {
     });
     expect(await createFetchHealthProbe({ instanceId: 'i-2' })(`${app.url}/x`, { signal: signal() })).toMatchObject({ isFromProxy: false });
     expect(await createFetchHealthProbe()(`${app.url}/marked`, { signal: signal() })).toMatchObject({ status: 503, isFromProxy: true });
+  });
+
+  it('never asks DNS about reserved names (the loopback tunnel server’s .test hostnames): unreachable, no fetch', async () => {
+    let fetched = 0;
+    const countingFetch: typeof fetch = async (...args) => {
+      fetched += 1;
+      return fetch(...args);
+    };
+    const probe = createFetchHealthProbe({ fetch: countingFetch });
+    for (const url of ['https://x.lt.median.test/__median-dev/health', 'http://a.localhost/h', 'https://b.example/h', 'https://c.invalid/h']) {
+      expect(await probe(url, { signal: signal() })).toEqual({ kind: 'unreachable' });
+    }
+    expect(fetched).toBe(0);
+    expect(isReservedHostname('https://shop.loca.lt/api/median')).toBe(false);
   });
 
   it('reports a refused connection as unreachable', async () => {
