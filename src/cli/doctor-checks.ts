@@ -2,6 +2,7 @@ import { access, constants } from 'node:fs/promises';
 import type { Config } from '../config/index.js';
 import { readControlFile } from '../control/index.js';
 import { classifyEndpoints } from '../endpoints/index.js';
+import { isReservedHostname } from '../tunnel/index.js';
 import { checkMedianKey, cloudUrlProblem, createMedianApiClient, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
 import { errorCode } from '../shared/errors.js';
 import { fetchManifest } from './fetch-manifest.js';
@@ -82,6 +83,10 @@ async function checkTunnel(config: Config, add: Add): Promise<void> {
   const cloud = cloudUrlProblem(toolsUrl);
   if (cloud) add({ check: 'tools-url', status: 'warn', message: cloud, fix: 'Use the tunnel (the default), or --public-url with a public https origin.' });
   if (!control || control.isStale) return;
+  if (isReservedHostname(toolsUrl)) {
+    add({ check: 'tunnel', status: 'ok', message: `${new URL(toolsUrl).origin} is a local test hostname (the demo's tunnel server): not looked up from here.` });
+    return;
+  }
   try {
     const response = await fetch(`${new URL(toolsUrl).origin}/__median-dev/health`, { signal: AbortSignal.timeout(5_000), redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1' } });
     const text = await response.text();
