@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { refuseClientError } from './refused-request.js';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isRecordId, MEDIAN_CALL_LIMITS, REPLAY_OF_HEADER, type CallRecord } from '../median/index.js';
@@ -207,6 +208,26 @@ export async function startRecordingProxy(
     onRequest,
   );
   server.on('upgrade', onUpgrade);
+  // A socket that already carried a request belongs to that exchange: it records what happened.
+  const carriedRequest = new WeakSet<Duplex>();
+  server.on('request', (req: IncomingMessage) => carriedRequest.add(req.socket));
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    if (carriedRequest.has(socket)) {
+      // What Node does without a listener; the exchange records the outcome.
+      const net = socket as Duplex & { bytesWritten?: number };
+      if (socket.writable && (net.bytesWritten ?? 0) === 0) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    refuseClientError(error, socket, {
+      now,
+      onRecord(record) {
+        Promise.resolve(options.onRecord(record)).catch((failure: unknown) =>
+          logger.warn('Recording a refused request failed.', { error: String(failure) }),
+        );
+      },
+    });
+  });
   let listenSettled = false;
   server.once('listening', () => (listenSettled = true));
   server.once('error', () => (listenSettled = true));

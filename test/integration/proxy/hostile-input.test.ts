@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { signBody } from '../../../src/median/index.js';
 import { readBody, useHttpServer } from '../../helpers/use-http-server.js';
 import { ROUTE, TEST_SECRET, send, toolCallBody, useRecordingProxy } from './proxy-harness.js';
@@ -83,7 +83,8 @@ describe('hostile and broken input through the proxy', () => {
     await expectStillServing(under.proxy.url);
     const answer = await slow;
     expect(Date.now() - started).toBeLessThan(4_000);
-    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    await vi.waitFor(() => expect(under.records.some((r) => r.error?.code === 'request_timeout')).toBe(true));
   });
 
   it.each([
@@ -99,6 +100,11 @@ describe('hostile and broken input through the proxy', () => {
     const answer = await rawExchange(under.proxy.port, [raw]);
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
     expect(reachedTarget).toBe(0);
+    // Still on record: refused before any handler, or (a bad chunk, after the headers) by its exchange.
+    const [record] = await under.waitForRecords(1);
+    expect(record!.verdict.kind).toBe('not-answering');
+    expect(record!.request.method).toBe('POST');
+    if (!raw.includes('zz')) expect(record).toMatchObject({ kind: 'other', response: { status: 400 }, error: { code: 'bad_request' } });
     await expectStillServing(under.proxy.url);
   });
 
@@ -108,6 +114,8 @@ describe('hostile and broken input through the proxy', () => {
     const headers = Array.from({ length: 5_000 }, (_, i) => `X-H${i}: ${'v'.repeat(10)}\r\n`).join('');
     const answer = await rawExchange(under.proxy.port, [`GET /api/median HTTP/1.1\r\nHost: x\r\n${headers}\r\n`]);
     expect(answer).toMatch(/^HTTP\/1\.1 431/);
+    const [record] = await under.waitForRecords(1);
+    expect(record).toMatchObject({ response: { status: 431 }, error: { code: 'headers_too_large' } });
     await expectStillServing(under.proxy.url);
   });
 
