@@ -10,7 +10,6 @@
  * events' own clock for the steps between.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
@@ -18,6 +17,7 @@ import { startTunnelServer, type TunnelServer } from '../../src/tunnel-server/in
 import { benchChildEnv } from '../child-env.js';
 import { startDaemonProcess, type DaemonEventLine } from '../daemon-process.js';
 import { CLI_ENTRY } from './calls-command.js';
+import { findFreePort as freePort } from '../../src/shared/free-port.js';
 
 const EXAMPLE_ROUTE = fileURLToPath(new URL('../../examples/tools-route/server.js', import.meta.url));
 /** Issue 4: a dropped tunnel heals within this. */
@@ -48,16 +48,6 @@ export interface HealTimeResult {
   e2e: { seconds: number; at: string } | undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 

@@ -1,5 +1,6 @@
 import { WebSocket, type RawData } from 'ws';
 import { MedianDevError } from '../shared/index.js';
+import { closePeer } from './ws-server.js';
 
 /**
  * The one file of the client side that imports `ws`: opens a WebSocket and
@@ -67,16 +68,7 @@ export function openWsConnection(options: OpenWsOptions): Promise<WsConnection> 
       return true;
     },
     close(code, reason, graceMs) {
-      if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(() => ws.terminate(), graceMs);
-        timer.unref();
-        ws.once('close', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        ws.close(code, reason);
-      });
+      return closePeer(ws, code, reason, graceMs);
     },
     terminate() {
       ws.terminate();

@@ -175,7 +175,8 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
   };
 }
 
-function closePeer(ws: WebSocket, code: number, reason: string, graceMs: number): Promise<void> {
+/** Closes a WebSocket (either side), terminating it if the peer does not answer within `graceMs`. */
+export function closePeer(ws: WebSocket, code: number, reason: string, graceMs: number): Promise<void> {
   if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => ws.terminate(), graceMs);

@@ -4,3 +4,4 @@ export { ensurePrivateDir, writeFileAtomic } from './private-files.js';
 export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand } from './daemon-events.js';
 export { pause, delayOrAbort } from './delay.js';
 export { HOP_BY_HOP_HEADERS } from './hop-by-hop-headers.js';
+export { findFreePort } from './free-port.js';

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,7 @@ import { CLI_PATH, spawnCli, type SpawnedCli } from './cli-harness.js';
 import { useEmulator } from './use-emulator.js';
 import { useTeardown } from './use-teardown.js';
 import { useTunnelServer } from './use-tunnel-server.js';
+import { findFreePort } from '../../src/shared/free-port.js';
 
 /** The compiled example route, started by `median-dev start` as its child command. */
 export const EXAMPLE_ROUTE = fileURLToPath(new URL('../../dist/examples/tools-route/server.js', import.meta.url));
@@ -21,17 +21,7 @@ export const EXAMPLE_TOOLS = Object.freeze(['orderStatus', 'lookupCustomer', 'ca
 export type CliEvent = Record<string, unknown>;
 
 /** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const freePort = findFreePort;
 
 /** A temp folder, removed when the test ends. Its real path (macOS /var → /private/var). */
 export async function useTempDir(prefix: string): Promise<string> {

@@ -1,5 +1,4 @@
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,21 +9,11 @@ import { startTunnelServer } from '../../tunnel-server/index.js';
 import { writeLine, type CliIo } from '../cli-io.js';
 import { VERSION } from '../program.js';
 import { createCliLogger, runDaemonInForeground } from './start-command.js';
+import { findFreePort } from '../../shared/free-port.js';
 
 /** The compiled example route (dist/examples/…), next to this file's dist/src/cli/commands/. */
 const EXAMPLE_ROUTE = fileURLToPath(new URL('../../../examples/tools-route/server.js', import.meta.url));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The whole product offline: the emulator, the loopback tunnel server, the
@@ -38,7 +27,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
   const emulator = await startEmulator({ resolve: (hostname) => tunnelServer.resolve(hostname) });
   let traffic: Traffic | undefined;
   try {
-    const routePort = await freePort();
+    const routePort = await findFreePort();
     const config = await resolveStartConfig(
       {
         target: `http://127.0.0.1:${routePort}`,

@@ -11,6 +11,7 @@ import {
 } from '../../../src/control/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { makeSnapshot, rejectionOf, useControlServer, useDataDir } from './use-control-server.js';
+import { findFreePort as freePort } from '../../../src/shared/free-port.js';
 
 async function useSilentTcpServer(): Promise<Server> {
   const server = createServer(() => {
@@ -33,14 +34,6 @@ async function deadPid(): Promise<number> {
   return child.pid as number;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('control.json', () => {
   it('is written 0600 with the connection facts and removed on close', async () => {
