@@ -163,7 +163,10 @@ export async function startRecordingProxy(
     },
   };
 
+  // A socket that already carried a request belongs to that exchange: it records what happened.
+  const carriedRequest = new WeakSet<Duplex>();
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    carriedRequest.add(req.socket);
     const path = req.url ?? '/';
     const pathname = pathnameOf(path);
     if (pathname === HEALTH_PATH) {
@@ -208,9 +211,6 @@ export async function startRecordingProxy(
     onRequest,
   );
   server.on('upgrade', onUpgrade);
-  // A socket that already carried a request belongs to that exchange: it records what happened.
-  const carriedRequest = new WeakSet<Duplex>();
-  server.on('request', (req: IncomingMessage) => carriedRequest.add(req.socket));
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     if (carriedRequest.has(socket)) {
       // What Node does without a listener; the exchange records the outcome.
