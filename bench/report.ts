@@ -9,7 +9,7 @@ import type { RecorderAppendsResult } from './scenarios/recorder-appends.js';
 import { HEAL_TARGET_SECONDS, type HealTimeResult } from './scenarios/heal-time.js';
 import type { TuiBenchResult } from './scenarios/tui-responsiveness.js';
 
-export const SECTION_HEADING = '## Proxy, recorder and daemon (issue 3): measured';
+export const SECTION_HEADING = '## Proxy, recorder and daemon: measured';
 
 export const TARGETS = Object.freeze({
   throughputRatio: 0.8,
@@ -253,7 +253,7 @@ export function formatReport(r: BenchResults): string {
   const t = r.tui;
   lines.push(
     '',
-    `### 5. TUI with ${int(t.records)} records (issue 5)`,
+    `### 5. TUI with ${int(t.records)} records`,
     '',
     `The real TUI (\`startTui\`, blessed) in a ${t.width}×${t.height} terminal made of PassThrough streams that say they are a TTY; what it writes is read as a terminal would. ` +
       `A snapshot of ${int(t.records)} records (like scenario 2's) is dispatched; redraws are not throttled (\`redrawIntervalMs: 0\`), so each key press is drawn at once. ` +
@@ -275,7 +275,7 @@ export function formatReport(r: BenchResults): string {
   };
   lines.push(
     '',
-    '### 6. Heal time (issue 4: ≤ 5 s)',
+    '### 6. Heal time (target ≤ 5 s)',
     '',
     'As test/e2e/start/heal.test.ts does it, in the bench: the loopback tunnel server and the Median emulator in the bench process, ' +
       'the built CLI (`median-dev start --json`, the example route as its dev server) as a child. Once the endpoint is synced, the tunnel server forgets ' +
@@ -288,7 +288,7 @@ export function formatReport(r: BenchResults): string {
     '',
     `Median **${h.medianSeconds.toFixed(2)} s**, slowest ${h.maxSeconds.toFixed(2)} s (target ≤ ${HEAL_TARGET_SECONDS} s). ` +
       `Dropped again right after healing (a tunnel lost twice within a minute counts as flapping, and its reopen backs off on purpose): ${h.flapping.map((run) => `${run.seconds.toFixed(2)} s`).join(', ')}.` +
-      (h.e2e ? ` The e2e test's last run (test/e2e/.results/heal-time.json, ${h.e2e.at}): ${h.e2e.seconds.toFixed(2)} s.` : ''),
+      (h.e2e ? ` The end-to-end heal test's last run on this machine (${h.e2e.at}): ${h.e2e.seconds.toFixed(2)} s.` : ''),
   );
   return lines.join('\n');
 }

@@ -47,7 +47,7 @@ export function checkSoak(r: SoakResult): SoakCheck[] {
       : []),
     { what: 'tunnel drops healed (open again, endpoint synced)', target: `${r.drops.length} of ${r.drops.length}`, measured: `${healed} of ${r.drops.length}`, isMet: healed === r.drops.length },
     {
-      what: 'slowest heal, drop → endpoint synced (issue 4: a dropped tunnel heals within 5 s)',
+      what: 'slowest heal, drop → endpoint synced (a dropped tunnel heals within 5 s)',
       target: `≤ ${SOAK_TARGETS.healSeconds} s`,
       measured: slowestHealMs === null ? '—' : `${sec(slowestHealMs)} s`,
       isMet: slowestHealMs !== null && slowestHealMs <= SOAK_TARGETS.healSeconds * 1000,
