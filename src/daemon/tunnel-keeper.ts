@@ -8,6 +8,7 @@ import {
   createLocaltunnelProvider,
   createNoTunnelProvider,
   deriveSubdomain,
+  isFinalTunnelError,
   reconnectDelayMs,
   startTunnel,
   type HealthProbe,
@@ -114,6 +115,9 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
                 options.onOrigin(event.url);
               } else if (event.type === 'down') {
                 emit({ event: 'tunnel', at: at(), state: 'down', reason: `${event.reason}: ${event.message}` });
+              } else if (event.isFinal) {
+                emit({ event: 'tunnel', at: at(), state: 'down', reason: `reopening failed (${event.code}): ${event.message}; not retrying` });
+                emit({ event: 'error', at: at(), code: event.code, message: `The tunnel is down and cannot reopen: ${event.message}`, ...(event.hint ? { hint: event.hint } : {}) });
               } else {
                 emit({ event: 'tunnel', at: at(), state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${Math.round(event.retryInMs / 100) / 10} s` });
                 // Once per outage, as an error with its code; the retries are `down` events.
@@ -134,6 +138,19 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
         return;
       } catch (error) {
         if (signal.aborted) return;
+        if (isFinalTunnelError(error)) {
+          // Asking the same server again gets the same answer: say it once, with the fix, and stop.
+          const message = error instanceof Error ? error.message : String(error);
+          emit({ event: 'tunnel', at: at(), state: 'down', reason: `${message} (not retrying)` });
+          emit({
+            event: 'error',
+            at: at(),
+            code: errorCode(error) ?? 'tunnel_open_failed',
+            message: `The tunnel did not open: ${message}`,
+            ...(error instanceof MedianDevError && error.hint ? { hint: error.hint } : {}),
+          });
+          return;
+        }
         const waitMs = reconnectDelayMs(attempt, { baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
         const message = error instanceof Error ? error.message : String(error);
         emit({ event: 'tunnel', at: at(), state: 'down', reason: `${message} (next try in ${Math.round(waitMs / 100) / 10} s)` });

@@ -9,6 +9,10 @@ export interface ClientSocketPoolOptions {
   /** Interface the client's TCP listener binds to. */
   host: string;
   maxConnCount: number;
+  /** Sockets accepted at once; more are destroyed as they connect (see TunnelServerOptions.acceptedSockets). */
+  acceptedSockets: number;
+  /** Each socket destroyed on connect because `acceptedSockets` were open. */
+  onRefusedSocket(): void;
   /** A client with no socket for this long is forgotten (localtunnel-server: 1 s). */
   offlineGraceMs: number;
   logger: Logger;
@@ -96,7 +100,9 @@ export async function startClientSocketPool(options: ClientSocketPoolOptions): P
   const agent = new PoolAgent(take, options.maxConnCount);
 
   const listener: Server = createServer((socket) => {
-    if (closed || sockets.size >= options.maxConnCount) {
+    if (closed || sockets.size >= options.acceptedSockets) {
+      // localtunnel-server's TunnelAgent._onConnection: `socket.destroy()` once the client has its 10.
+      if (!closed) options.onRefusedSocket();
       socket.destroy();
       return;
     }

@@ -4,5 +4,6 @@ export {
   type TunnelServer,
   type TunnelServerOptions,
   type RegistrationFault,
+  type FrontProxyAnswer,
 } from './tunnel-server.js';
 export { TUNNEL_NAME_PATTERN, isValidTunnelName } from './tunnel-names.js';

@@ -21,7 +21,31 @@ export interface TunnelServerOptions {
   queueTimeoutMs?: number;
   /** A client without sockets this long is forgotten, like localtunnel-server does after 1 s. Default 1000 ms. */
   offlineGraceMs?: number;
+  /**
+   * How the public URL in a registration answer is built. `domain` (default):
+   * `<publicProtocol>://<id>.<domain>`. `host-header`: what localtunnel-server
+   * really does (server.js: `schema + '://' + info.id + '.' + ctx.request.host`),
+   * from the Host header of the registration request, whatever its --domain;
+   * reached as `http://127.0.0.1:18080` it answers
+   * `https://<id>.127.0.0.1:18080`, a URL that reaches nothing.
+   */
+  publicUrlFrom?: 'domain' | 'host-header';
+  /**
+   * Sockets the server really accepts per client; the rest are destroyed as
+   * they connect. Default: `maxConnCount`. localtunnel-server advertises its
+   * `--max-sockets` as `max_conn_count` but builds every TunnelAgent with
+   * `maxSockets: 10` (ClientManager.js), so it accepts 10 and destroys the
+   * rest on connect (TunnelAgent._onConnection).
+   */
+  acceptedSockets?: number;
 }
+
+/**
+ * What a front proxy (nginx in front of localtunnel.me) answers on its own
+ * behalf for a host the tunnel server does not serve: 502/503/504 with an HTML
+ * page of its own, not the server's plain `404`.
+ */
+export type FrontProxyAnswer = null | { status: 502 | 503 | 504 };
 
 export type RegistrationFault = null | { status: number } | 'garbage' | 'stall';
 
@@ -44,8 +68,28 @@ export interface TunnelServer {
   releaseName(name: string): void;
   /** Lifting a 'stall' destroys the stalled registrations, so their clients retry. */
   setRegistrationFault(fault: RegistrationFault): void;
-  /** `registrations`: registration requests received, faulted and refused ones included. */
-  stats(): { registrations: number };
+  /** From now on hosts without a client get the front proxy's answer instead of the server's 404 (null: the 404 again). */
+  setFrontProxy(answer: FrontProxyAnswer): void;
+  /**
+   * A wedged tunnel: the client's sockets stay open and registered, but
+   * requests for it are no longer passed through them (a server that stopped
+   * forwarding, a NAT that forgot the flow). Requests get the front proxy's
+   * answer when one is set, else hang until the caller gives up. `true` again
+   * lifts it for new requests.
+   */
+  setForwarding(id: string, isForwarding: boolean): void;
+  /**
+   * Forgets the client's registration (its name becomes free, its requests get
+   * the 404) but leaves its sockets open, as a server does that dropped a
+   * client which then went silent (a laptop asleep): the client sees nothing.
+   */
+  forgetClientKeepingSockets(id: string): void;
+  /**
+   * `registrations`: registration requests received, faulted and refused ones
+   * included; `refusedSockets`: tunnel sockets destroyed on connect because
+   * the client had `acceptedSockets` already.
+   */
+  stats(): { registrations: number; refusedSockets: number };
   /** Idempotent; closes every socket, listener and timer. */
   close(): Promise<void>;
 }
@@ -58,6 +102,8 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
   const domain = (options.domain ?? DEFAULTS.domain).toLowerCase();
   const publicProtocol = options.publicProtocol ?? DEFAULTS.publicProtocol;
   const maxConnCount = options.maxConnCount ?? DEFAULTS.maxConnCount;
+  const acceptedSockets = options.acceptedSockets ?? maxConnCount;
+  const publicUrlFrom = options.publicUrlFrom ?? 'domain';
   const offlineGraceMs = options.offlineGraceMs ?? 1000;
   const logger = options.logger ?? silentLogger;
   const forwardOptions: ForwardOptions = { queueTimeoutMs: options.queueTimeoutMs ?? 2000, publicProtocol, logger };
@@ -67,17 +113,25 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
   const held = new Set<string>();
   const stalled = new Set<ServerResponse>();
   let fault: RegistrationFault = null;
+  let frontProxy: FrontProxyAnswer = null;
+  const wedged = new Set<string>();
+  /** Pools forgotten with their sockets left open: closed only by close(). */
+  const orphaned = new Set<ClientSocketPool>();
   let registrations = 0;
+  let refusedSockets = 0;
   let closed = false;
 
   const publicUrlFor = (id: string): string => `${publicProtocol}://${id}.${domain}`;
+  /** The registration answer's `url`: see `publicUrlFrom`. */
+  const answerUrlFor = (id: string, registrationHost: string | undefined): string =>
+    publicUrlFrom === 'host-header' ? `${publicProtocol}://${id}.${registrationHost ?? ''}` : publicUrlFor(id);
 
   const forget = (pool: ClientSocketPool): void => {
     if (pools.get(pool.id) === pool) pools.delete(pool.id);
     void pool.close();
   };
 
-  const register = async (res: ServerResponse, requested: string | undefined): Promise<void> => {
+  const register = async (res: ServerResponse, requested: string | undefined, registrationHost: string | undefined): Promise<void> => {
     registrations += 1;
     if (closed) {
       res.destroy();
@@ -108,8 +162,10 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
       id,
       host,
       maxConnCount,
+      acceptedSockets,
       offlineGraceMs,
       logger,
+      onRefusedSocket: () => (refusedSockets += 1),
       onOffline: () => {
         logger.debug('tunnel client offline, forgetting it', { id });
         forget(pool);
@@ -122,7 +178,7 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
     }
     pools.set(id, pool);
     logger.debug('tunnel client registered', { id, requested, port: pool.port });
-    sendJson(res, 200, { id, port: pool.port, max_conn_count: maxConnCount, url: publicUrlFor(id) });
+    sendJson(res, 200, { id, port: pool.port, max_conn_count: maxConnCount, url: answerUrlFor(id, registrationHost) });
   };
 
   const handleOwn = (req: IncomingMessage, res: ServerResponse): void => {
@@ -137,34 +193,65 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
       return sendJson(res, 200, { connected_sockets: pool.socketCount() });
     }
     if (path === '/') {
-      if (url.searchParams.has('new')) return void registerSafely(res, undefined);
+      if (url.searchParams.has('new')) return void registerSafely(res, undefined, req.headers.host);
       return sendJson(res, 200, { message: 'median-dev loopback tunnel server: GET /?new or GET /<name> to register' });
     }
     const name = path.slice(1);
     if (name.includes('/')) return sendJson(res, 404, { message: 'Not found.' });
-    return void registerSafely(res, name);
+    return void registerSafely(res, name, req.headers.host);
   };
 
-  const registerSafely = async (res: ServerResponse, requested: string | undefined): Promise<void> => {
+  const registerSafely = async (res: ServerResponse, requested: string | undefined, registrationHost: string | undefined): Promise<void> => {
     try {
-      await register(res, requested);
+      await register(res, requested, registrationHost);
     } catch (error) {
       logger.warn('tunnel registration failed', { error: (error as Error).message });
       if (!res.headersSent) sendJson(res, 500, { message: 'could not register the tunnel' });
     }
   };
 
+  /**
+   * The client a Host header names: a subdomain of `domain`, or with
+   * `publicUrlFrom: 'host-header'` also `<id>.<anything>` for a registered id
+   * (the URLs that mode hands out). undefined: the server's own host.
+   */
+  const tunnelIdOf = (hostHeader: string | undefined): string | undefined => {
+    const id = tunnelIdFromHost(hostHeader, domain);
+    if (id !== undefined || publicUrlFrom !== 'host-header') return id;
+    const name = hostnameOf(hostHeader ?? '');
+    const first = name.split('.')[0] ?? '';
+    return name.includes('.') && pools.has(first) ? first : undefined;
+  };
+
+  const answerAsFrontProxy = (res: ServerResponse, answer: NonNullable<FrontProxyAnswer>): void => {
+    const titles = { 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' } as const;
+    const page = `<html><head><title>${answer.status} ${titles[answer.status]}</title></head><body><center><h1>${answer.status} ${titles[answer.status]}</h1></center><hr><center>nginx</center></body></html>`;
+    res.writeHead(answer.status, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
+    res.end(page);
+  };
+
+  /** Requests held for a wedged client (no front proxy): ended by close(). */
+  const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
-    const id = tunnelIdFromHost(req.headers.host, domain);
+    const id = tunnelIdOf(req.headers.host);
     if (id === undefined) return handleOwn(req, res);
     const pool = pools.get(id);
-    if (!pool) return sendJson(res, 404, { error: `no tunnel is registered for "${hostnameOf(req.headers.host ?? '')}"` });
+    if (!pool || wedged.has(id)) {
+      if (frontProxy) return answerAsFrontProxy(res, frontProxy);
+      if (pool) {
+        // Wedged and no front proxy: the request hangs, as on a server that stopped forwarding.
+        hanging.add(res);
+        res.once('close', () => hanging.delete(res));
+        return;
+      }
+      return sendJson(res, 404, { error: `no tunnel is registered for "${hostnameOf(req.headers.host ?? '')}"` });
+    }
     forwardRequest(req, res, pool, forwardOptions);
   });
   server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const id = tunnelIdFromHost(req.headers.host, domain);
-    const pool = id === undefined ? undefined : pools.get(id);
+    const id = tunnelIdOf(req.headers.host);
+    const pool = id === undefined || wedged.has(id) ? undefined : pools.get(id);
     if (!pool) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
@@ -212,13 +299,28 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
       // Stalled registrations fail once the stall is lifted, so their clients retry.
       if (next !== 'stall') for (const res of stalled) res.destroy();
     },
-    stats: () => ({ registrations }),
+    setFrontProxy(answer) {
+      frontProxy = answer;
+    },
+    setForwarding(id, isForwarding) {
+      if (isForwarding) wedged.delete(id);
+      else wedged.add(id);
+    },
+    forgetClientKeepingSockets(id) {
+      const pool = pools.get(id);
+      if (!pool) return;
+      pools.delete(id);
+      orphaned.add(pool);
+    },
+    stats: () => ({ registrations, refusedSockets }),
     close() {
       closing ??= (async () => {
         closed = true;
         for (const res of stalled) res.destroy();
-        const poolsClosed = Promise.allSettled([...pools.values()].map((pool) => pool.close()));
+        for (const res of hanging) res.destroy();
+        const poolsClosed = Promise.allSettled([...pools.values(), ...orphaned].map((pool) => pool.close()));
         pools.clear();
+        orphaned.clear();
         const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await Promise.allSettled([poolsClosed, serverClosed]);

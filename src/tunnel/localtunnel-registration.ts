@@ -104,6 +104,7 @@ function parseAnswer(status: number, text: string, host: URL): LocaltunnelRegist
       },
     );
   }
+  if (isRecord(body)) throwIfUnusableUrl(body, host);
   const registration = isRecord(body) ? toRegistration(body, host) : undefined;
   if (!registration) {
     throw new UserError(TUNNEL_ERROR_CODES.badRegistration, `The tunnel server ${host.origin} did not answer like a localtunnel server.`, {
@@ -133,6 +134,32 @@ function toRegistration(body: Record<string, unknown>, host: URL): LocaltunnelRe
     url: publicUrl.origin,
     remoteHost: typeof ip === 'string' && ip !== '' ? ip : host.hostname.replace(/^\[|\]$/g, ''),
   };
+}
+
+/**
+ * localtunnel-server builds a tunnel's URL from the Host header it was
+ * reached by (`https://<id>.<Host>`), not from its --domain: reached as
+ * `http://127.0.0.1:18080` it answers `https://<id>.127.0.0.1:18080`, which
+ * the WHATWG URL parser refuses (a hostname ending in a number) and nobody
+ * can reach. Asking again gets the same answer, so this is final: one coded
+ * error that names the fix. Other answers whose url does not parse stay
+ * `tunnel_bad_registration`.
+ */
+function throwIfUnusableUrl(body: Record<string, unknown>, host: URL): void {
+  const { id, url } = body;
+  if (typeof id !== 'string' || id === '' || typeof url !== 'string' || URL.canParse(url)) return;
+  const match = /^(https?):\/\/([^/?#]*)$/i.exec(url.replace(/\/$/, ''));
+  const authority = match?.[2]?.toLowerCase() ?? '';
+  if (!authority.startsWith(`${id.toLowerCase()}.`)) return;
+  const reachedAs = authority.slice(id.length + 1);
+  throw new UserError(
+    TUNNEL_ERROR_CODES.unusableUrl,
+    `The tunnel server ${host.origin} named the tunnel ${url}, an address nobody can reach: it names tunnels after the address it was reached by (${reachedAs}), so it has to be reached by its domain name.`,
+    {
+      hint: `Pass --tunnel-host https://<its domain> (the domain its tunnels live under, e.g. --tunnel-host https://tunnels.example.com) instead of ${host.origin}. median-dev does not retry: the server would answer the same.`,
+      details: { url, reachedAs, isFinal: true },
+    },
+  );
 }
 
 function unreachable(host: URL, cause: unknown): UserError {

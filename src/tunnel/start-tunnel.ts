@@ -2,6 +2,7 @@ import { errorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
 import { openFirst } from './open-first.js';
+import { isFinalTunnelError } from './tunnel-errors.js';
 import { reopenDelayMs, type ReopenScheduleOptions } from './reconnect-delay.js';
 import type { TunnelDownReason, TunnelEvent, TunnelEventOf, TunnelEventType } from './tunnel-events.js';
 import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
@@ -178,11 +179,14 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     } catch (error) {
       if (life.signal.aborted) return;
       failures += 1;
-      const retryInMs = scheduleReopen();
+      // The same server would answer the same (a wrong --tunnel-host): no loop.
+      const isFinal = isFinalTunnelError(error);
+      const retryInMs = isFinal ? 0 : scheduleReopen();
       const code = errorCode(error) ?? 'tunnel_reopen_failed';
       const message = error instanceof Error ? error.message : String(error);
-      logger.warn('tunnel reopen failed', { attempt: failures, code, retryInMs });
-      emit({ type: 'reopen-failed', attempt: failures, code, message, retryInMs });
+      const hint = (error as { hint?: unknown }).hint;
+      logger.warn('tunnel reopen failed', { attempt: failures, code, retryInMs, isFinal });
+      emit({ type: 'reopen-failed', attempt: failures, code, message, retryInMs, isFinal, ...(typeof hint === 'string' ? { hint } : {}) });
     }
   };
 

@@ -17,7 +17,17 @@ export type TunnelEvent =
       previousUrl: string | undefined;
     }
   | { type: 'down'; reason: TunnelDownReason; message: string }
-  | { type: 'reopen-failed'; attempt: number; code: string; message: string; retryInMs: number };
+  | {
+      type: 'reopen-failed';
+      attempt: number;
+      code: string;
+      message: string;
+      /** 0 when `isFinal`. */
+      retryInMs: number;
+      /** The error cannot go away by asking again (isFinalTunnelError): no further reopen is scheduled. */
+      isFinal: boolean;
+      hint?: string;
+    };
 
 export type TunnelEventType = TunnelEvent['type'];
 export type TunnelEventOf<K extends TunnelEventType> = Extract<TunnelEvent, { type: K }>;

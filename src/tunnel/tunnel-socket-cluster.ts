@@ -39,6 +39,13 @@ export interface SocketCluster {
 
 /** A socket that lived this long without traffic still counts as healthy when it closes. */
 const HEALTHY_SOCKET_MS = 1000;
+/**
+ * A slot whose socket the server closed right after accepting it this many
+ * times in a row, while other sockets stay open, is given up for this
+ * registration: localtunnel-server advertises its --max-sockets but accepts
+ * only 10 and destroys the rest on connect, forever.
+ */
+const REFUSALS_TO_RETIRE_SLOT = 2;
 /** TCP keepalive so a silently dead connection is noticed (the probe catches the rest). */
 const KEEPALIVE_DELAY_MS = 10_000;
 
@@ -53,6 +60,8 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
   /** A socket connected once: the registration worked, so a refusal now means it is gone. */
   let hasConnected = false;
   let firstFailures = 0;
+  /** Slots given up because the server keeps refusing them (see REFUSALS_TO_RETIRE_SLOT). */
+  let retired = 0;
   let lostTimer: NodeJS.Timeout | undefined;
   let resolveReady!: () => void;
   let rejectReady!: (error: Error) => void;
@@ -89,7 +98,8 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     lostTimer.unref();
   };
 
-  const openSlot = (failures: number, isFirst: boolean): void => {
+  /** `refusals`: times in a row this slot's socket was closed by the server right after connecting. */
+  const openSlot = (failures: number, isFirst: boolean, refusals = 0): void => {
     if (closed || lost) return;
     const remote = connect({ host: options.remoteHost, port: options.remotePort });
     sockets.add(remote);
@@ -126,6 +136,13 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
         return;
       }
       const healthy = connectedAt !== undefined && (carried || options.now() - connectedAt >= HEALTHY_SOCKET_MS);
+      const wasRefusedAfterConnect = connectedAt !== undefined && !healthy;
+      if (wasRefusedAfterConnect && live > 0 && refusals + 1 >= REFUSALS_TO_RETIRE_SLOT) {
+        // The server keeps the others and refuses this one: stop asking, it will not change its mind.
+        retired += 1;
+        logger.debug('the tunnel server keeps refusing a socket; using fewer', { kept: options.size - retired, advertised: options.size });
+        return;
+      }
       if (isFirst && connectedAt === undefined) {
         firstFailures += 1;
         if (firstFailures >= options.size && live === 0) {
@@ -134,7 +151,7 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
       }
       armLost();
       if (healthy) openSlot(0, false);
-      else later(() => openSlot(failures + 1, false), reconnectDelayMs(failures, options.backoff));
+      else later(() => openSlot(failures + 1, false, wasRefusedAfterConnect ? refusals + 1 : 0), reconnectDelayMs(failures, options.backoff));
     });
   };
 
