@@ -6,6 +6,7 @@ import { isReservedHostname } from '../tunnel/index.js';
 import { checkMedianKey, cloudUrlProblem, createMedianApiClient, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
 import { errorCode } from '../shared/errors.js';
 import { fetchManifest } from './fetch-manifest.js';
+import { keySourceOf } from './require-secret.js';
 
 export interface DoctorCheck {
   check: string;
@@ -26,7 +27,7 @@ async function checkKey(config: Config, add: Add): Promise<boolean> {
     add({ check: 'key', status: 'fail', message: problem === 'wrong_prefix' ? KEY_MESSAGES.wrongPrefix : KEY_MESSAGES.malformed, fix: 'Use the Median key (median_key_…), not the browser key; copy it whole.' });
     return false;
   }
-  add({ check: 'key', status: 'ok', message: `MEDIAN_KEY is set (…${config.medianKey.slice(-4)}, from ${config.keySource === 'env' ? 'the environment' : config.envFile}).` });
+  add({ check: 'key', status: 'ok', message: `MEDIAN_KEY is set (…${config.medianKey.slice(-4)}, from ${keySourceOf(config)}).` });
   return true;
 }
 

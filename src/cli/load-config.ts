@@ -8,11 +8,19 @@ export function loadConfig(options: Record<string, unknown>, io: CliIo): Promise
   if (typeof options.target === 'string') flags.target = options.target;
   if (typeof options.route === 'string') flags.route = options.route;
   if (typeof options.dataDir === 'string') flags.dataDir = options.dataDir;
-  if (typeof options.envFile === 'string' || typeof options.envFile === 'boolean') flags.envFile = options.envFile;
+  const envFile = envFileFlag(options);
+  if (envFile !== undefined) flags.envFile = envFile;
   if (typeof options.medianApi === 'string') flags.medianApi = options.medianApi;
   flags.json = options.json === true;
   flags.debug = options.debug === true;
   return resolveConfig(flags, { env: io.env, cwd: io.cwd });
+}
+
+/** `--env <path>`, its alias `--env-file <path>`, or false for `--no-env-file`. */
+export function envFileFlag(options: Record<string, unknown>): string | false | undefined {
+  if (typeof options.env === 'string') return options.env;
+  if (typeof options.envFile === 'string') return options.envFile;
+  return options.envFile === false ? false : undefined;
 }
 
 /** A positive whole number from a flag, or a usage error. */

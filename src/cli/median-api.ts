@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.js';
+import { missingKeyHint, type Config } from '../config/index.js';
 import { createMedianApiClient, type MedianApiClient } from '../median/index.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
 import { connectFix } from '../median/index.js';
@@ -8,7 +8,7 @@ import { assertKeyShape } from './require-secret.js';
 export function requireApiClient(config: Config): MedianApiClient {
   if (!config.medianKey) {
     throw new UserError('missing_key', 'No MEDIAN_KEY is set, so median-dev cannot ask Median about endpoints.', {
-      hint: `Set MEDIAN_KEY in the environment or in ${config.envFile ?? 'an env file (.env.local)'}.`,
+      hint: missingKeyHint(config.envFile),
     });
   }
   assertKeyShape(config);

@@ -11,9 +11,13 @@ function withCommonOptions(command: Command): Command {
     .option('--target <url>', 'the dev server origin (default: what the last start used, else http://localhost:3000)')
     .option('--route <path>', 'the route path (default: last start, else /api/median)')
     .option('--data-dir <dir>', 'recordings and state (env MEDIAN_DEV_DIR, default ./.median-dev)')
-    .option('--env-file <path>', 'where MEDIAN_KEY is read and MEDIAN_TOOLS_URL is written (default .env.local)')
+    .option(
+      '--env <path>',
+      'the env file: MEDIAN_TOOLS_URL is written there, MEDIAN_KEY read from it, then from .env.development.local, .env.local, .env.development, .env beside it (default .env.local)',
+    )
+    .option('--env-file <path>', 'the same as --env (Node 20 itself stops when a --env-file <path> is missing: prefer --env)')
     .option('--no-env-file', 'do not read or write an env file')
-    .option('--median-api <url>', 'Median API base (env MEDIAN_API_URL, default https://api.median.sh)')
+    .option('--median-api <url>', 'Median API base (env MEDIAN_API_URL, default https://api.median.sh); start passes it to the dev server as MEDIAN_API_URL')
     .option('--debug', 'show stack traces for unexpected errors');
 }
 
@@ -56,7 +60,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .command('start')
       .description('start the daemon: recording proxy, tunnel, MEDIAN_TOOLS_URL, endpoint healing, terminal UI')
       .argument('[command...]', 'the dev server command to run as a child (after --)')
-      .option('--port <n>', 'the proxy port on 127.0.0.1 (0: any free port)', '4141')
+      .option('--port <n>', 'the proxy port on 127.0.0.1 (0: any free port); without it 4141, or a free port when 4141 is taken')
       .addOption(new Option('--tunnel <provider>', 'tunnel provider').choices(['localtunnel', 'none']).default('localtunnel'))
       .option('--tunnel-host <url>', 'localtunnel server (env MEDIAN_DEV_TUNNEL_HOST, default https://localtunnel.me)')
       .option('--subdomain <name>', 'subdomain to ask for (default: from the project folder, remembered)')

@@ -1,10 +1,10 @@
 import { checkMedianKey, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
-import type { Config } from '../config/index.js';
+import { missingKeyHint, type Config } from '../config/index.js';
 
 /** Where the key came from, for a hint. */
-function keySourceOf(config: Pick<Config, 'keySource' | 'envFile'>): string {
-  return config.keySource === 'env' ? 'the environment' : (config.envFile ?? 'the env file');
+export function keySourceOf(config: Pick<Config, 'keySource' | 'keyFile' | 'envFile'>): string {
+  return config.keySource === 'env' ? 'the environment' : (config.keyFile ?? config.envFile ?? 'the env file');
 }
 
 /**
@@ -12,7 +12,7 @@ function keySourceOf(config: Pick<Config, 'keySource' | 'envFile'>): string {
  * messages (tool-errors.txt, `invalid_median_key`). A malformed key is never
  * sent anywhere, nor printed.
  */
-export function assertKeyShape(config: Pick<Config, 'medianKey' | 'keySource' | 'envFile'>): void {
+export function assertKeyShape(config: Pick<Config, 'medianKey' | 'keySource' | 'keyFile' | 'envFile'>): void {
   if (!config.medianKey) return;
   const problem = checkMedianKey(config.medianKey);
   if (!problem) return;
@@ -25,7 +25,7 @@ export function assertKeyShape(config: Pick<Config, 'medianKey' | 'keySource' | 
 export function requireSecret(config: Config, what: string): Uint8Array {
   if (!config.medianKey && !config.toolSecret) {
     throw new UserError('missing_key', `${what} has to be signed, and no MEDIAN_KEY is set.`, {
-      hint: `Set MEDIAN_KEY in the environment or in ${config.envFile ?? 'an env file (.env.local)'}.`,
+      hint: missingKeyHint(config.envFile),
     });
   }
   if (!config.toolSecret) assertKeyShape(config);

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { UserError } from '../shared/errors.js';
 import { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
-import { readEnvFile } from './env-file-reader.js';
+import { readEnvCascade } from './env-cascade.js';
 import { readProjectState, type ProjectState } from './project-state.js';
 
 /** Flags every command takes (SPEC §2.2). Absent means "not given". */
@@ -43,6 +43,8 @@ export interface Config {
   medianApi: string;
   medianKey: string | undefined;
   keySource: 'env' | 'env-file' | undefined;
+  /** With `keySource: 'env-file'`: the file the key came from (the first of the env cascade that sets it). */
+  keyFile: string | undefined;
   toolSecret: string | undefined;
   json: boolean;
   debug: boolean;
@@ -52,6 +54,8 @@ export interface Config {
 
 export interface StartConfig extends Config {
   port: number;
+  /** --port was given: a taken port is an error, not a reason to pick another. */
+  isPortExplicit: boolean;
   tunnel: TunnelProviderName;
   tunnelHost: string;
   subdomain: string | undefined;
@@ -113,7 +117,9 @@ export async function resolveConfig(
   const dataDir = abs(flags.dataDir ?? env.MEDIAN_DEV_DIR ?? DEFAULTS.dataDir);
   const state = await readProjectState(dataDir);
   const envFile = flags.envFile === false ? null : abs(typeof flags.envFile === 'string' ? flags.envFile : DEFAULTS.envFile);
-  const fileVars = envFile ? await readEnvFile(envFile) : {};
+  // The key and the other variables median-dev reads come from the env cascade (Next.js's order).
+  const cascade = envFile ? await readEnvCascade(envFile) : { vars: {} as Record<string, string>, sources: {} as Record<string, string> };
+  const fileVars = cascade.vars;
 
   const envKey = env.MEDIAN_KEY !== undefined && env.MEDIAN_KEY !== '' ? env.MEDIAN_KEY : undefined;
   const fileKey = fileVars.MEDIAN_KEY !== undefined && fileVars.MEDIAN_KEY !== '' ? fileVars.MEDIAN_KEY : undefined;
@@ -133,6 +139,7 @@ export async function resolveConfig(
     medianApi: parseHttpUrl(medianApi, '--median-api').toString().replace(/\/+$/, ''),
     medianKey,
     keySource: envKey ? 'env' : fileKey ? 'env-file' : undefined,
+    keyFile: !envKey && fileKey ? cascade.sources.MEDIAN_KEY : undefined,
     toolSecret: env.MEDIAN_TOOL_SECRET || fileVars.MEDIAN_TOOL_SECRET || undefined,
     json: flags.json === true,
     debug: flags.debug === true,
@@ -172,6 +179,7 @@ export async function resolveStartConfig(
   return Object.freeze({
     ...base,
     port: parsePort(flags.port ?? DEFAULTS.port),
+    isPortExplicit: flags.port !== undefined,
     tunnel: tunnel as TunnelProviderName,
     tunnelHost: parseHttpUrl(flags.tunnelHost ?? context.env.MEDIAN_DEV_TUNNEL_HOST ?? DEFAULTS.tunnelHost, '--tunnel-host')
       .toString()

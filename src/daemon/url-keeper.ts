@@ -1,5 +1,5 @@
 import type { StartConfig } from '../config/index.js';
-import { readProjectState, updateProjectState } from '../config/index.js';
+import { missingKeyHint, readProjectState, updateProjectState } from '../config/index.js';
 import { createEndpointKeeper } from '../endpoints/index.js';
 import { createMedianApiClient, keyFingerprint, type Endpoint, type MedianApiClient } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
@@ -79,9 +79,9 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
   function clientFor(key: string | undefined): MedianApiClient | undefined {
     return key ? createMedianApiClient({ baseUrl: config.medianApi, key, logger }) : undefined;
   }
-  const missingKeyHint = `Put MEDIAN_KEY=median_key_… in ${config.envFile ?? 'the environment'}; median-dev picks it up.`;
+  const keyHint = `${missingKeyHint(config.envFile)} median-dev picks it up.`;
   const requireApi = (): MedianApiClient => {
-    if (!api) throw new MedianDevError('missing_key', 'No MEDIAN_KEY is set, so median-dev cannot reach Median.', { hint: missingKeyHint });
+    if (!api) throw new MedianDevError('missing_key', 'No MEDIAN_KEY is set, so median-dev cannot reach Median.', { hint: keyHint });
     return api;
   };
 
@@ -194,7 +194,7 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
           at: at(),
           code: 'missing_key',
           message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.',
-          hint: missingKeyHint.replace('picks it up.', 'picks it up and connects.'),
+          hint: keyHint.replace('picks it up.', 'picks it up and connects.'),
         });
         return;
       }
@@ -213,7 +213,9 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
     async envFileChanged() {
       if (!config.envFile) return;
       fileVars = await readSettledEnvFile(config.envFile);
-      const nextKey = fileVars.MEDIAN_KEY || undefined;
+      // A key read from a later file of the env cascade (`.env`) stays in effect while the env file sets none.
+      const cascadeKey = config.keyFile !== undefined && config.keyFile !== config.envFile ? config.medianKey : undefined;
+      const nextKey = fileVars.MEDIAN_KEY || cascadeKey;
       const isFileKeyChange = nextKey !== fileKey;
       fileKey = nextKey;
       if (config.keySource === 'env') {

@@ -1,5 +1,6 @@
 import { createCallStore, toCurl } from '../../recorder/index.js';
 import { resolveToolSecret } from '../../median/index.js';
+import { missingKeyHint } from '../../config/index.js';
 import { UserError } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
@@ -14,7 +15,7 @@ export async function runShow(id: string, options: Record<string, unknown>, io: 
   if (options.curl === true) {
     if (!config.medianKey && !config.toolSecret) {
       throw new UserError('missing_key', 'A curl command has to be signed, and no MEDIAN_KEY is set.', {
-        hint: 'Set MEDIAN_KEY in the environment or in the env file (.env.local).',
+        hint: missingKeyHint(config.envFile),
       });
     }
     const secret = resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret });

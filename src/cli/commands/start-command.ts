@@ -1,4 +1,7 @@
-import { resolveStartConfig, type StartFlags } from '../../config/index.js';
+import { relative } from 'node:path';
+import { resolveStartConfig, type StartConfig, type StartFlags } from '../../config/index.js';
+import { keyFingerprint } from '../../median/index.js';
+import { errorCode } from '../../shared/errors.js';
 import { startDaemon, type Daemon } from '../../daemon/index.js';
 import type { Logger } from '../../shared/logger.js';
 import { useColor, writeLine, type CliIo } from '../cli-io.js';
@@ -8,6 +11,7 @@ import { assertKeyShape } from '../require-secret.js';
 import { createStyle } from '../terminal-style.js';
 import { VERSION } from '../program.js';
 import { attachDaemonTui, type TuiWiring } from '../attach-tui.js';
+import { envFileFlag } from '../load-config.js';
 
 export function toStartFlags(options: Record<string, unknown>): StartFlags {
   const flags: StartFlags = {};
@@ -16,7 +20,8 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
     if (typeof v === 'string') (flags as Record<string, unknown>)[name] = v;
   };
   for (const name of ['target', 'route', 'dataDir', 'medianApi', 'port', 'tunnel', 'tunnelHost', 'subdomain', 'publicUrl'] as const) str(name);
-  if (typeof options.envFile === 'string' || typeof options.envFile === 'boolean') flags.envFile = options.envFile;
+  const envFile = envFileFlag(options);
+  if (envFile !== undefined) flags.envFile = envFile;
   if (Array.isArray(options.watch)) flags.watch = options.watch as string[];
   flags.autoFix = options.autoFix !== false;
   flags.tui = options.tui !== false;
@@ -101,8 +106,33 @@ export async function runStart(command: string[], options: Record<string, unknow
   // A malformed key would fail every connect and signature check: say so now, with the docs' message.
   assertKeyShape(config);
   const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui, secrets: [config.medianKey, config.toolSecret] });
-  const daemon = await startDaemon({ config, childCommand: command, baseEnv: io.env, version: VERSION, logger, pid: io.pid, ...testKnobs(io.env) });
+  sayWhereTheKeyCameFrom(config, io);
+  // The route asks the Median API named by its own MEDIAN_API_URL: --median-api has to reach it too.
+  const baseEnv = flags.medianApi === undefined ? io.env : { ...io.env, MEDIAN_API_URL: config.medianApi };
+  const startWith = (startConfig: Readonly<StartConfig>) =>
+    startDaemon({ config: startConfig, childCommand: command, baseEnv, version: VERSION, logger, pid: io.pid, ...testKnobs(io.env) });
+  const daemon = await startWith(config).catch((error: unknown) => {
+    // Like Vite: the default port taken (another project's daemon) is no reason to stop; an explicit --port is.
+    if (config.isPortExplicit || errorCode(error) !== 'proxy_port_in_use') throw error;
+    say(config, io, 'warn', `Port ${config.port} is in use (another median-dev?), so the proxy listens on a free port instead. Pass --port <n> to insist on one.`);
+    return startWith(Object.freeze({ ...config, port: 0 }));
+  });
   await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui, config });
+}
+
+/** Once, at start: which file (of the env cascade) or the environment gave MEDIAN_KEY. */
+function sayWhereTheKeyCameFrom(config: StartConfig, io: CliIo): void {
+  if (!config.medianKey) return;
+  const from = config.keySource === 'env' ? 'the environment' : relative(config.cwd, config.keyFile ?? '') || (config.keyFile ?? 'the env file');
+  say(config, io, 'info', `MEDIAN_KEY ${keyFingerprint(config.medianKey)} from ${from}`);
+}
+
+/** A line of our own before the daemon's events: a `log` event with --json, a log line without the TUI. */
+function say(config: StartConfig, io: CliIo, level: 'info' | 'warn', message: string): void {
+  if (config.tui) return;
+  const event = { event: 'log' as const, at: new Date().toISOString(), level, message };
+  if (config.json) io.stdout.write(`${eventToJsonLine(event)}\n`);
+  else writeLine(io.stdout, eventToLogLine(event, createStyle(useColor(io))) ?? message);
 }
 
 /** A positive whole number of milliseconds from a hidden test knob, else undefined. */
