@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { classifyRequest, judgeAnswer, newRecordId, verifySignature, SIGNATURE_HEADER } from '../../src/median/index.js';
-import { createSecretMasker } from '../../src/recorder/index.js';
+import { createSecretMasker } from '../../src/shared/index.js';
 import { sampleCallRecord } from '../sample-record.js';
 import { BENCH_MEDIAN_KEY, benchSecret, signedToolCall } from '../signed-calls.js';
 

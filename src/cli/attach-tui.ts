@@ -28,7 +28,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
   };
   const attached = attachTuiToControl(client, {
     input: io.stdin,
-    output: io.stdout,
+    output: io.terminal ?? io.stdout,
     isDemo: wiring.isDemo,
     ...(io.env.TERM ? { terminal: io.env.TERM } : {}),
     editor: createTerminalEditor(io.env),
@@ -47,7 +47,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
     },
   });
   // Restore the terminal even when the process dies of an unexpected error.
-  const onCrash = () => restoreTerminal({ input: io.stdin, output: io.stdout });
+  const onCrash = () => restoreTerminal({ input: io.stdin, output: io.terminal ?? io.stdout });
   process.once('exit', onCrash);
   return {
     tui: attached.tui,

@@ -1,3 +1,4 @@
+import { safeJson } from '../shared/output-sanitiser.js';
 import type { Writable, Readable } from 'node:stream';
 
 /** Everything a command may touch of the outside world, passed in by main.ts. */
@@ -20,6 +21,13 @@ export interface CliIo {
   pid: number;
   /** Ends the process at once (a second Ctrl-C). Only main.ts really exits. */
   exit(code: number): void;
+  /**
+   * The unguarded stdout, for the full-screen terminal UI only: it draws with
+   * escape sequences and escapes what it shows itself. Set by runCli.
+   */
+  terminal?: Writable;
+  /** More secrets to mask in everything stdout and stderr get (a command's resolved config). Set by runCli. */
+  addSecrets?(secrets: ReadonlyArray<string | undefined>): void;
 }
 
 export function useColor(io: CliIo): boolean {
@@ -30,6 +38,7 @@ export function writeLine(stream: Writable, line = ''): void {
   stream.write(`${line}\n`);
 }
 
+/** JSON output: exact JSON, with every character a terminal could act on escaped (`safeJson`). */
 export function writeJson(io: CliIo, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout.write(`${safeJson(value, 2)}\n`);
 }

@@ -1,19 +1,22 @@
 import type { DaemonEvent } from '../shared/daemon-events.js';
+import { safeJson, safeStrings } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 
 /** One `--json` line: the event without the embedded record (the store has it). */
 export function eventToJsonLine(event: DaemonEvent): string {
   if (event.event === 'call') {
     const { record: _record, ...rest } = event;
-    return JSON.stringify(rest);
+    return safeJson(rest);
   }
-  return JSON.stringify(event);
+  return safeJson(event);
 }
 
 const label = (style: Style, text: string) => style.dim(text.padEnd(9));
 
 /** A plain log line for `--no-tui`, or undefined for events not worth a line. */
-export function eventToLogLine(event: DaemonEvent, style: Style): string | undefined {
+export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefined {
+  // Tool names, toolCallIds, dev server output and messages come from outside: one line each, controls escaped.
+  const event = safeStrings(raw);
   switch (event.event) {
     case 'proxy':
       return `${label(style, 'proxy')}listening on ${event.url}`;

@@ -1,13 +1,15 @@
 import type { CallRecord } from '../median/index.js';
 import { signatureAge } from '../median/index.js';
+import { safeJson, safeLine, safeStrings, safeText } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 
+/** A JSON body pretty-printed (escapes are JSON's), any other body with its line breaks kept and controls escaped. */
 function prettyBody(body: string): string {
   if (body === '') return '(empty)';
   try {
-    return JSON.stringify(JSON.parse(body), null, 2);
+    return safeJson(JSON.parse(body), 2);
   } catch {
-    return body;
+    return safeText(body);
   }
 }
 
@@ -31,7 +33,9 @@ function formatAge(ms: number): string {
 }
 
 /** The human view of one record (`median-dev show`). */
-export function formatRecord(record: CallRecord, style: Style): string {
+export function formatRecord(raw: CallRecord, style: Style): string {
+  // Every field came from a request or an answer: one line each, controls escaped; bodies and the agent's text keep their lines.
+  const record = safeStrings(raw, safeLine);
   const out: string[] = [];
   const title = record.tool ? `${record.tool} ${style.dim(record.toolCallId)}` : `${record.kind} ${style.dim(record.id)}`;
   out.push(style.bold(title));
@@ -48,24 +52,24 @@ export function formatRecord(record: CallRecord, style: Style): string {
 
   let parsed: unknown;
   try {
-    parsed = JSON.parse(record.request.body);
+    parsed = JSON.parse(raw.request.body);
   } catch {
     parsed = undefined;
   }
   if (parsed && typeof parsed === 'object' && 'input' in parsed) {
-    out.push('', style.bold('Input'), indent(JSON.stringify((parsed as { input: unknown }).input, null, 2)));
-    if ('context' in parsed) out.push('', style.bold('Context'), indent(JSON.stringify((parsed as { context: unknown }).context, null, 2)));
+    out.push('', style.bold('Input'), indent(safeJson((parsed as { input: unknown }).input, 2)));
+    if ('context' in parsed) out.push('', style.bold('Context'), indent(safeJson((parsed as { context: unknown }).context, 2)));
   }
   out.push('', style.bold('Request'), indent(`${record.request.method} ${record.request.path}`), indent(headerLines(record.request.headers)));
-  out.push('', indent(prettyBody(record.request.body)) + (record.request.truncated ? style.yellow(`\n  … cut at the recording limit (${record.request.size ?? '?'} bytes in all)`) : ''));
+  out.push('', indent(prettyBody(raw.request.body)) + (record.request.truncated ? style.yellow(`\n  … cut at the recording limit (${record.request.size ?? '?'} bytes in all)`) : ''));
   out.push('', style.bold('Response'));
   if (record.response) {
     out.push(indent(`HTTP ${record.response.status}`), indent(headerLines(record.response.headers)), '');
-    out.push(indent(prettyBody(record.response.body)) + (record.response.truncated ? style.yellow(`\n  … cut at the recording limit (${record.response.size ?? '?'} bytes in all)`) : ''));
+    out.push(indent(prettyBody(raw.response?.body ?? '')) + (record.response.truncated ? style.yellow(`\n  … cut at the recording limit (${record.response.size ?? '?'} bytes in all)`) : ''));
   } else {
     out.push(indent(style.dim('(none)')));
   }
-  out.push('', style.bold('What the agent sees'), indent(record.verdict.agentSees || style.dim('(nothing)')));
+  out.push('', style.bold('What the agent sees'), indent(safeText(raw.verdict.agentSees) || style.dim('(nothing)')));
   if (record.verdict.callError) out.push(indent(style.dim(`Median's Logs: ${record.verdict.callError}`)));
   if (record.verdict.warnings.length > 0) {
     out.push('', style.bold('Warnings'));

@@ -1,9 +1,10 @@
+import { secretsToMask } from '../median/index.js';
 import { resolveConfig, type CommonFlags, type Config } from '../config/index.js';
 import type { CliIo } from './cli-io.js';
 import { UserError } from '../shared/errors.js';
 
 /** Turns commander's options for any command into the resolved config. */
-export function loadConfig(options: Record<string, unknown>, io: CliIo): Promise<Readonly<Config>> {
+export async function loadConfig(options: Record<string, unknown>, io: CliIo): Promise<Readonly<Config>> {
   const flags: CommonFlags = {};
   if (typeof options.target === 'string') flags.target = options.target;
   if (typeof options.route === 'string') flags.route = options.route;
@@ -13,7 +14,9 @@ export function loadConfig(options: Record<string, unknown>, io: CliIo): Promise
   if (typeof options.medianApi === 'string') flags.medianApi = options.medianApi;
   flags.json = options.json === true;
   flags.debug = options.debug === true;
-  return resolveConfig(flags, { env: io.env, cwd: io.cwd });
+  const config = await resolveConfig(flags, { env: io.env, cwd: io.cwd });
+  io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
+  return config;
 }
 
 /** `--env <path>`, its alias `--env-file <path>`, or false for `--no-env-file`. */

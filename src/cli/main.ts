@@ -3,6 +3,9 @@
 import { runCli } from './run-cli.js';
 import type { CliIo } from './cli-io.js';
 
+/** The handlers long-running commands subscribed with `onSignal`. */
+const signalHandlers = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
+
 const io: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
@@ -16,6 +19,7 @@ const io: CliIo = {
     process.exit(code);
   },
   onSignal(handler) {
+    signalHandlers.add(handler);
     const onInt = () => handler('SIGINT');
     const onTerm = () => handler('SIGTERM');
     process.on('SIGINT', onInt);
@@ -23,9 +27,28 @@ const io: CliIo = {
     return () => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      signalHandlers.delete(handler);
     };
   },
 };
 
+/**
+ * A reader that went away (`median-dev --help | head -1`, `show … | head`)
+ * ends the command quietly with status 0, as git and ls do: a long-running
+ * command stops as on SIGTERM (the dev server and tunnel closed in order),
+ * any other exits now. Later writes to the dead stream are dropped.
+ */
+let isReaderGone = false;
+function onOutputError(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  if (isReaderGone) return;
+  isReaderGone = true;
+  if (signalHandlers.size === 0) process.exit(0);
+  process.exitCode = 0;
+  for (const handler of [...signalHandlers]) handler('SIGTERM');
+}
+process.stdout.on('error', onOutputError);
+process.stderr.on('error', onOutputError);
+
 const code = await runCli(process.argv.slice(2), io);
-process.exitCode = code;
+process.exitCode = isReaderGone ? 0 : code;

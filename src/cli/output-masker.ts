@@ -1,4 +1,5 @@
-import { createSecretMasker } from '../recorder/index.js';
+import { createSecretMasker } from '../shared/secret-masker.js';
+import { mapStrings } from '../shared/map-strings.js';
 
 /**
  * Masks secrets in what a command prints that median-dev did not record
@@ -15,18 +16,8 @@ export interface OutputMasker {
 
 export function createOutputMasker(secrets: ReadonlyArray<string | undefined>): OutputMasker {
   const masker = createSecretMasker(secrets.filter((s): s is string => typeof s === 'string' && s !== ''));
-  const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return masker.mask(value);
-    if (Array.isArray(value)) return value.map(walk);
-    if (value !== null && typeof value === 'object') {
-      const copy: Record<string, unknown> = {};
-      for (const [name, inner] of Object.entries(value)) copy[name] = walk(inner);
-      return copy;
-    }
-    return value;
-  };
   return {
     text: (text) => masker.mask(text),
-    value: <T>(value: T) => walk(value) as T,
+    value: <T>(value: T) => mapStrings(value, masker.mask),
   };
 }

@@ -1,8 +1,10 @@
 import { CommanderError } from 'commander';
+import { secretsToMask } from '../median/index.js';
 import { MedianDevError, UserError } from '../shared/errors.js';
 import type { CliIo } from './cli-io.js';
 import { createOutputMasker } from './output-masker.js';
 import { QuietFailure } from './quiet-failure.js';
+import { safeJson } from '../shared/output-sanitiser.js';
 
 /**
  * The one place where errors become output and exit codes: 0 success,
@@ -18,12 +20,12 @@ export function reportError(error: unknown, io: CliIo, options: { debug: boolean
   }
   if (error instanceof QuietFailure) return error.exitCode;
   // An error message may quote what it failed on: never a key.
-  const mask = createOutputMasker([io.env.MEDIAN_KEY, io.env.MEDIAN_TOOL_SECRET]).text;
+  const mask = createOutputMasker(secretsToMask({ medianKey: io.env.MEDIAN_KEY, toolSecret: io.env.MEDIAN_TOOL_SECRET })).text;
   if (error instanceof MedianDevError) {
     const exitCode = error instanceof UserError ? error.exitCode : 1;
     if (options.json) {
       io.stdout.write(
-        `${JSON.stringify({ event: 'error', at: new Date().toISOString(), code: error.code, message: mask(error.message), ...(error.hint ? { hint: mask(error.hint) } : {}) })}\n`,
+        `${safeJson({ event: 'error', at: new Date().toISOString(), code: error.code, message: mask(error.message), ...(error.hint ? { hint: mask(error.hint) } : {}) })}\n`,
       );
     }
     io.stderr.write(`median-dev: ${mask(error.message)} [${error.code}]\n`);
@@ -33,7 +35,7 @@ export function reportError(error: unknown, io: CliIo, options: { debug: boolean
   }
   const message = mask(error instanceof Error ? error.message : String(error));
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ event: 'error', at: new Date().toISOString(), code: 'internal_error', message })}\n`);
+    io.stdout.write(`${safeJson({ event: 'error', at: new Date().toISOString(), code: 'internal_error', message })}\n`);
   }
   io.stderr.write(`median-dev: unexpected error: ${message}\n`);
   if (options.debug && error instanceof Error && error.stack) io.stderr.write(`${mask(error.stack)}\n`);

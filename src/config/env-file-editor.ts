@@ -1,6 +1,11 @@
 /**
- * Sets one variable in the text of a dotenv file, changing no byte outside
- * the lines that assign it. Handles CRLF, a missing final newline, a BOM,
+ * Sets one variable in a dotenv file, changing no byte outside the lines that
+ * assign it. Works on the file's bytes (`setEnvVariableInBytes`): a value in
+ * Latin-1 or any other encoding, or bytes that are not valid UTF-8, stay
+ * exactly as they were. Inside, the bytes are held as a "binary string" (one
+ * character per byte, Latin-1), so the line logic below never decodes them.
+ * Handles `\n`, `\r\n` and `\r` line ends (dotenv reads all three), a
+ * missing final newline, a BOM,
  * `export` prefixes, quotes, trailing comments, duplicates (every assignment
  * is updated, so none is left stale) and multi-line quoted values of other
  * variables (a line inside them is never mistaken for an assignment).
@@ -11,24 +16,26 @@ interface Line {
   start: number;
   /** End offset of the content (before the line ending). */
   end: number;
-  /** The line ending that follows: '\n', '\r\n', or '' for the last line. */
+  /** The line ending that follows: '\n', '\r\n', '\r', or '' for the last line. */
   eol: string;
 }
 
 function splitLines(text: string): Line[] {
   const lines: Line[] = [];
   let start = 0;
-  while (start <= text.length) {
-    const nl = text.indexOf('\n', start);
-    if (nl === -1) {
-      if (start < text.length) lines.push({ start, end: text.length, eol: '' });
-      break;
-    }
-    const crlf = nl > start && text[nl - 1] === '\r';
-    lines.push({ start, end: crlf ? nl - 1 : nl, eol: crlf ? '\r\n' : '\n' });
-    start = nl + 1;
+  const breaks = /\r\n|\r|\n/g;
+  for (let match = breaks.exec(text); match !== null; match = breaks.exec(text)) {
+    lines.push({ start, end: match.index, eol: match[0] });
+    start = match.index + match[0].length;
   }
+  if (start < text.length) lines.push({ start, end: text.length, eol: '' });
   return lines;
+}
+
+/** The length of a byte order mark at the start: as text (U+FEFF) or as UTF-8 bytes in a binary string. */
+function bomLength(text: string): number {
+  if (text.startsWith('\uFEFF')) return 1;
+  return text.startsWith('\u00EF\u00BB\u00BF') ? 3 : 0;
 }
 
 const ASSIGNMENT = /^(\s*(?:export\s+)?)([A-Za-z_][A-Za-z0-9_.-]*)(\s*=\s*)(.*)$/;
@@ -77,7 +84,7 @@ function splitValue(value: string): { quote: string; rest: string } {
 }
 
 function formatValue(value: string, quote: string): string {
-  if (quote === '' && /[\s#"'`\\]/.test(value)) quote = '"';
+  if (quote === '' && /[ \t\f\v#"'`\\]/.test(value)) quote = '"';
   if (quote === '"') return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   if (quote !== '') return `${quote}${value}${quote}`;
   return value;
@@ -97,7 +104,7 @@ export function findAssignments(text: string): EnvAssignment[] {
   let openQuote: string | undefined;
   lines.forEach((line, index) => {
     let content = text.slice(line.start, line.end);
-    if (index === 0 && content.startsWith('\uFEFF')) content = content.slice(1);
+    if (index === 0) content = content.slice(bomLength(content));
     if (openQuote !== undefined) {
       if (closesMultiline(content, openQuote)) openQuote = undefined;
       return;
@@ -111,16 +118,36 @@ export function findAssignments(text: string): EnvAssignment[] {
   return found;
 }
 
-/** Returns the text with `name` set to `value`; appends the variable when absent. */
+/**
+ * Returns the file's bytes with `name` set to `value` (written as UTF-8);
+ * appends the variable when absent. Every other byte is kept.
+ */
+export function setEnvVariableInBytes(bytes: Uint8Array, name: string, value: string): Buffer {
+  const binary = Buffer.from(bytes).toString('latin1');
+  const next = setInBinary(binary, name, Buffer.from(value, 'utf8').toString('latin1'));
+  return Buffer.from(next, 'latin1');
+}
+
+/** `setEnvVariableInBytes` for text: the text's UTF-8 bytes, edited, read back. */
 export function setEnvVariable(text: string, name: string, value: string): string {
+  return setEnvVariableInBytes(Buffer.from(text, 'utf8'), name, value).toString('utf8');
+}
+
+/** The line end a line appended to `text` gets: the file's own (the first one it uses). */
+function lineEndOf(text: string): string {
+  const first = /\r\n|\r|\n/.exec(text);
+  return first ? first[0] : '\n';
+}
+
+function setInBinary(text: string, name: string, value: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`Not a variable name: ${name}`);
   if (/[\r\n]/.test(value)) throw new TypeError('A value written to an env file cannot contain a line break');
   const lines = splitLines(text);
   const targets = new Set(findAssignments(text).filter((a) => a.name === name).map((a) => a.line));
 
   if (targets.size === 0) {
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    const needsBreak = text.length > 0 && !text.endsWith('\n');
+    const eol = lineEndOf(text);
+    const needsBreak = text.length > 0 && !/[\r\n]$/.test(text);
     return `${text}${needsBreak ? eol : ''}${name}=${formatValue(value, '')}${eol}`;
   }
 
@@ -128,8 +155,7 @@ export function setEnvVariable(text: string, name: string, value: string): strin
   let cursor = 0;
   lines.forEach((line, index) => {
     if (!targets.has(index)) return;
-    let contentStart = line.start;
-    if (index === 0 && text.startsWith('\uFEFF')) contentStart += 1;
+    const contentStart = line.start + (index === 0 ? bomLength(text) : 0);
     const content = text.slice(contentStart, line.end);
     const match = ASSIGNMENT.exec(content);
     if (!match) return;

@@ -1,7 +1,7 @@
 export { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
 export { readEnvFile } from './env-file-reader.js';
 export { ENV_CASCADE, envCascadeFiles, missingKeyHint, readEnvCascade, type EnvCascade } from './env-cascade.js';
-export { setEnvVariable, findAssignments } from './env-file-editor.js';
+export { setEnvVariable, setEnvVariableInBytes, findAssignments } from './env-file-editor.js';
 export { readProjectState, updateProjectState, STATE_VERSION, type ProjectState } from './project-state.js';
 export {
   resolveConfig,

@@ -1,5 +1,6 @@
 import type { CallRecord } from '../median/index.js';
-import { createSecretMasker, type SecretMasker } from '../recorder/index.js';
+import { createSecretMasker } from '../shared/secret-masker.js';
+import { mapStrings } from '../shared/map-strings.js';
 import type { DaemonEvent } from '../shared/daemon-events.js';
 
 /**
@@ -19,24 +20,13 @@ export interface EventMasker {
   addSecret(secret: string): void;
 }
 
-function maskStrings(value: unknown, masker: SecretMasker): unknown {
-  if (typeof value === 'string') return masker.mask(value);
-  if (Array.isArray(value)) return value.map((item) => maskStrings(item, masker));
-  if (value !== null && typeof value === 'object') {
-    const copy: Record<string, unknown> = {};
-    for (const [name, inner] of Object.entries(value)) copy[name] = maskStrings(inner, masker);
-    return copy;
-  }
-  return value;
-}
-
 export function createEventMasker(secrets: ReadonlyArray<string | undefined>, options: { redactVisitor: boolean }): EventMasker {
   const known = secrets.filter((s): s is string => typeof s === 'string' && s !== '');
   let masker = createSecretMasker(known, { redactVisitor: options.redactVisitor });
   return {
     mask(event) {
       if (event.event === 'call') return event;
-      return maskStrings(event, masker) as DaemonEvent;
+      return mapStrings(event, masker.mask);
     },
     maskRecord: (record) => masker.maskRecord(record),
     addSecret(secret) {

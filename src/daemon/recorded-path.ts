@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import { readControlFile } from '../control/index.js';
-import { resolveToolSecret, type CallRecord } from '../median/index.js';
+import { resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { openRecorder } from '../recorder/index.js';
 import { startRecordingProxy } from '../proxy/index.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
@@ -35,7 +35,7 @@ export async function withRecordedPath<T>(
   } catch {
     secret = undefined;
   }
-  const recorder = await openRecorder({ dataDir: config.dataDir, secrets: config.medianKey ? [config.medianKey] : [], logger });
+  const recorder = await openRecorder({ dataDir: config.dataDir, secrets: secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }), logger });
   let stored: CallRecord | undefined;
   let storedPromise: Promise<void> | undefined;
   let notify: (() => void) | undefined;

@@ -33,18 +33,19 @@ export function readSettledEnvFile(path: string): Promise<Record<string, string>
 }
 
 /**
- * The env file's text (undefined when it does not exist) once two reads agree,
+ * The env file's bytes (undefined when it does not exist) once two reads agree,
  * so an update does not rewrite a file caught half-written and lose its lines.
+ * Bytes, not text: a value in another encoding than UTF-8 is kept as it is.
  * Other read errors are thrown as they are.
  */
-export function readSettledEnvText(path: string): Promise<string | undefined> {
-  const read = async (): Promise<string | undefined> => {
+export function readSettledEnvBytes(path: string): Promise<Buffer | undefined> {
+  const read = async (): Promise<Buffer | undefined> => {
     try {
-      return await readFile(path, 'utf8');
+      return await readFile(path);
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
       throw error;
     }
   };
-  return readSettled(read, (a, b) => a === b);
+  return readSettled(read, (a, b) => (a === undefined || b === undefined ? a === b : a.equals(b)));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { StartConfig } from '../config/index.js';
 import { ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
-import { keyFingerprint, resolveToolSecret, type CallRecord } from '../median/index.js';
+import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError, errorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../shared/daemon-events.js';
@@ -122,7 +122,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     records: recent.slice().reverse(),
   });
   // Dev server output, log and error messages reach the screen and the control channel: masked first.
-  const masker = createEventMasker([medianKey, config.toolSecret], { redactVisitor: config.redactVisitor });
+  // Every secret median-dev knows: the key, MEDIAN_TOOL_SECRET, the secret derived from the key.
+  const secrets = secretsToMask({ medianKey, toolSecret: config.toolSecret });
+  const masker = createEventMasker(secrets, { redactVisitor: config.redactVisitor });
   const emit = (event: DaemonEvent) => hub.emit(masker.mask(event));
 
   // Parts, closed in reverse dependency order by shutdown().
@@ -162,7 +164,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   try {
-    recorder = await openRecorder({ dataDir: config.dataDir, secrets: medianKey ? [medianKey] : [], redactVisitor: config.redactVisitor, logger });
+    recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, logger });
     const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
     proxy = await startRecordingProxy({
       target: config.target,
@@ -202,9 +204,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       onKeyChanged(key) {
         hub.setKeyFingerprint(key ? keyFingerprint(key) : null);
         prox.setSecret(secretFor(key));
-        if (key) {
-          recorder?.addSecret(key);
-          masker.addSecret(key);
+        for (const secret of secretsToMask({ medianKey: key })) {
+          recorder?.addSecret(secret);
+          masker.addSecret(secret);
         }
       },
       logger,

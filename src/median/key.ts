@@ -67,3 +67,15 @@ export function resolveToolSecret(options: { medianKey?: string | undefined; too
 export function keyFingerprint(medianKey: string): string {
   return `…${medianKey.slice(-4)}`;
 }
+
+/**
+ * Every secret median-dev knows and must mask wherever it prints or stores
+ * text: the key, `MEDIAN_TOOL_SECRET`, and the signing secret derived from the
+ * key (as 64 hex characters; the masker adds its other spellings).
+ */
+export function secretsToMask(options: { medianKey?: string | undefined; toolSecret?: string | undefined }): string[] {
+  const secrets: string[] = [];
+  if (options.medianKey) secrets.push(options.medianKey, deriveToolSecret(options.medianKey).toString('hex'));
+  if (options.toolSecret) secrets.push(options.toolSecret);
+  return secrets;
+}

@@ -27,9 +27,34 @@ const LEFT_OUT = new Set([
   SIGNATURE_HEADER,
 ]);
 
+/** Characters a terminal would act on if printed raw (see src/shared/output-sanitiser.ts). */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** One shell word, single-quoted: safe for any text in sh, bash and zsh. */
 export function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Text for POSIX `printf '%b'`: backslashes doubled, characters a terminal acts on as `\0ooo` bytes. */
+function printfEscaped(text: string): string {
+  let out = '';
+  for (const char of text) {
+    if (char === '\\') out += '\\\\';
+    else if (TERMINAL_CONTROL.test(char)) out += [...Buffer.from(char, 'utf8')].map((b) => `\\0${b.toString(8).padStart(3, '0')}`).join('');
+    else out += char;
+  }
+  return out;
+}
+
+/**
+ * One shell word that prints safely: text holding characters a terminal acts
+ * on (escape sequences, a lone `\r`) is built by `printf '%b'` from octal
+ * escapes, so showing the command runs nothing on the terminal and the shell
+ * still passes every byte. (Command substitution drops trailing line breaks:
+ * used for a header or a URL only, which cannot end with one.)
+ */
+function shellWord(text: string): string {
+  return TERMINAL_CONTROL.test(text) ? `"$(printf '%b' ${shellQuote(printfEscaped(text))})"` : shellQuote(text);
 }
 
 function clockTime(ms: number): string {
@@ -51,12 +76,15 @@ export function toCurl(record: CallRecord, options: CurlOptions): string {
   if (record.request.truncated) {
     comments.push(`# The recorded body was cut at ${Buffer.byteLength(body)} bytes; this sends the part that was kept.`);
   }
-  const args = [`curl -X ${shellQuote(record.request.method)} ${shellQuote(options.url)}`];
+  // A body with characters a terminal acts on is piped in from printf, byte for byte.
+  const isBodyPiped = TERMINAL_CONTROL.test(body);
+  const args = [`${isBodyPiped ? `printf '%b' ${shellQuote(printfEscaped(body))} | ` : ''}curl -X ${shellWord(record.request.method)} ${shellWord(options.url)}`];
   for (const [name, value] of Object.entries(record.request.headers ?? {})) {
     if (LEFT_OUT.has(name.toLowerCase())) continue;
-    for (const one of Array.isArray(value) ? value : [value]) args.push(`-H ${shellQuote(`${name}: ${one}`)}`);
+    for (const one of Array.isArray(value) ? value : [value]) args.push(`-H ${shellWord(`${name}: ${one}`)}`);
   }
   args.push(`-H ${shellQuote(`${SIGNATURE_HEADER}: ${signBody(options.secret, body, now)}`)}`);
-  if (body !== '') args.push(`--data-raw ${shellQuote(body)}`);
+  if (isBodyPiped) args.push('--data-binary @-');
+  else if (body !== '') args.push(`--data-raw ${shellQuote(body)}`);
   return `${comments.join('\n')}\n${args.join(' \\\n  ')}`;
 }

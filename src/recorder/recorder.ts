@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { CallRecord } from '../median/index.js';
 import { MedianDevError, errorCode, silentLogger, type Logger } from '../shared/index.js';
 import { resolveRetention } from './retention.js';
-import { createSecretMasker, type SecretMasker } from './secret-masker.js';
+import { createSecretMasker, type SecretMasker } from '../shared/secret-masker.js';
 import { callsDirOf } from './segment-files.js';
 import { SegmentLog } from './segment-log.js';
 

@@ -1,5 +1,5 @@
-import { chmod, mkdir, open, rename, stat } from 'node:fs/promises';
-import { dirname, join, basename } from 'node:path';
+import { chmod, lstat, mkdir, open, readlink, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** Creates a folder for median-dev's own data, readable by its owner only (0700). */
@@ -11,33 +11,82 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   });
 }
 
+/** Symlinks followed at most, as the kernel does (Linux ELOOP after 40). */
+const MAX_LINKS = 40;
+
+/**
+ * The file a path names after following its symlinks, also when the last
+ * link points at a file that does not exist yet (which is then created).
+ */
+export async function resolveSymlinks(path: string): Promise<string> {
+  let current = resolve(path);
+  for (let hops = 0; hops < MAX_LINKS; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(current)).isSymbolicLink();
+    } catch {
+      return current; // does not exist (yet): this is the file to write
+    }
+    if (!isLink) return current;
+    current = resolve(dirname(current), await readlink(current));
+  }
+  throw Object.assign(new Error(`Too many symbolic links: ${path}`), { code: 'ELOOP' });
+}
+
+/**
+ * The name of the temp file a write of `path` goes through: next to it (a
+ * rename is atomic only within one filesystem), hidden, and with the file's
+ * own last extension kept at the end, so ignore patterns written for the file
+ * cover it too: `.env.local` → `.env.tmp-3f9a1c2b4d5e.local` (matched by
+ * `.env*.local`, `.env*`, `*.local`), `state.json` → `.state.tmp-….json`.
+ */
+export function tempPathFor(path: string, tag: string): string {
+  const name = basename(path);
+  const ext = extname(name);
+  const stem = ext === '' ? name : name.slice(0, -ext.length);
+  const hidden = stem.startsWith('.') ? stem : `.${stem}`;
+  return join(dirname(path), `${hidden}.tmp-${tag}${ext}`);
+}
+
 /**
  * Writes a file atomically (temp file + rename) with the given mode, default
- * 0600, or the mode the existing file has when `keepMode` is set.
+ * 0600, or the mode the existing file has when `keepMode` is set. With
+ * `followSymlinks`, a path that is a symlink keeps being one: its target is
+ * written. The temp file is created new (never an existing file or link),
+ * readable by the owner only while it is written, and removed when anything
+ * fails, so a full disk leaves nothing behind.
  */
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { mode?: number; keepMode?: boolean } = {},
+  options: { mode?: number; keepMode?: boolean; followSymlinks?: boolean } = {},
 ): Promise<void> {
+  const target = options.followSymlinks ? await resolveSymlinks(path) : path;
   let mode = options.mode ?? 0o600;
   if (options.keepMode) {
     try {
-      mode = (await stat(path)).mode & 0o777;
+      mode = (await stat(target)).mode & 0o777;
     } catch {
       /* No file yet: the given (or default) mode applies. */
     }
   }
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'w', mode);
+  const temp = tempPathFor(target, randomBytes(6).toString('hex'));
+  const handle = await open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await chmod(temp, mode).catch(() => {
+      /* Windows ignores POSIX modes. */
+    });
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => {
+      /* Already gone (or the folder went away): nothing left to remove. */
+    });
+    throw error;
   }
-  await chmod(temp, mode).catch(() => {
-    /* Windows ignores POSIX modes. */
-  });
-  await rename(temp, path);
 }

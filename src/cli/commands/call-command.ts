@@ -1,4 +1,5 @@
-import { judgeAnswer, RISKS, type Risk, type Verdict } from '../../median/index.js';
+import { safeJson, safeLine, safeText } from '../../shared/output-sanitiser.js';
+import { judgeAnswer, secretsToMask, RISKS, type Risk, type Verdict } from '../../median/index.js';
 import { withRecordedPath } from '../../daemon/index.js';
 import { prepareTestCall, sendSignedCall } from '../../replay/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
@@ -10,18 +11,18 @@ import { requireSecret } from '../require-secret.js';
 import { createStyle, styleVerdict, type Style } from '../terminal-style.js';
 
 export function printAnswer(io: CliIo, style: Style, answer: { status: number; body: string; durationMs: number }, verdict: Verdict): void {
-  let pretty = answer.body;
+  let pretty = safeText(answer.body);
   try {
-    pretty = JSON.stringify(JSON.parse(answer.body), null, 2);
+    pretty = safeJson(JSON.parse(answer.body), 2);
   } catch {
-    /* Not JSON: show it as it came. */
+    /* Not JSON: show it as it came, controls escaped. */
   }
   writeLine(io.stdout, `HTTP ${answer.status}  ${styleVerdict(style, verdict.kind)}  ${Math.round(answer.durationMs)} ms`);
   writeLine(io.stdout, pretty.length > 4_000 ? `${pretty.slice(0, 4_000)}\n${style.dim(`… ${pretty.length - 4_000} more characters`)}` : pretty);
   writeLine(io.stdout, '');
-  writeLine(io.stdout, `${style.bold('The agent sees:')} ${verdict.agentSees.length > 600 ? `${verdict.agentSees.slice(0, 600)}…` : verdict.agentSees}`);
-  if (verdict.callError) writeLine(io.stdout, style.dim(`Median's Logs: ${verdict.callError}`));
-  for (const warning of verdict.warnings) writeLine(io.stdout, style.yellow(`⚠ ${warning.message}`) + style.dim(` [${warning.code}]`));
+  writeLine(io.stdout, `${style.bold('The agent sees:')} ${safeText(verdict.agentSees.length > 600 ? `${verdict.agentSees.slice(0, 600)}…` : verdict.agentSees)}`);
+  if (verdict.callError) writeLine(io.stdout, style.dim(`Median's Logs: ${safeText(verdict.callError)}`));
+  for (const warning of verdict.warnings) writeLine(io.stdout, style.yellow(`⚠ ${safeText(warning.message)}`) + style.dim(` [${safeLine(warning.code)}]`));
 }
 
 export async function runCall(tool: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
@@ -46,7 +47,7 @@ export async function runCall(tool: string, options: Record<string, unknown>, io
     sendSignedCall({ url: routeUrl, body: prepared.body, secret }),
   );
   // The route's answer is printed as it came, but for secrets (a tool may echo the key).
-  const mask = createOutputMasker([config.medianKey, config.toolSecret]);
+  const mask = createOutputMasker(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
   const verdict = mask.value(
     record?.verdict ?? judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs }),
   );
@@ -58,10 +59,10 @@ export async function runCall(tool: string, options: Record<string, unknown>, io
     } catch {
       /* keep the text */
     }
-    writeJson(io, { toolCallId: prepared.toolCall.toolCallId, tool, status: answer.status, durationMs: answer.durationMs, body, verdict });
+    writeJson(io, { toolCallId: prepared.toolCall.toolCallId, tool: mask.text(tool), status: answer.status, durationMs: answer.durationMs, body, verdict });
     return;
   }
   const style = createStyle(useColor(io));
-  writeLine(io.stdout, style.dim(`${tool} ${prepared.toolCall.toolCallId} (risk ${risk})`));
+  writeLine(io.stdout, style.dim(`${safeLine(mask.text(tool))} ${prepared.toolCall.toolCallId} (risk ${risk})`));
   printAnswer(io, style, shown, verdict);
 }

@@ -2,6 +2,7 @@ import { createCallStore } from '../../recorder/index.js';
 import type { VerdictKind } from '../../median/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
+import { safeStrings } from '../../shared/output-sanitiser.js';
 import { createStyle, formatTable, styleSignature, styleVerdict } from '../terminal-style.js';
 
 export async function runCalls(options: Record<string, unknown>, io: CliIo): Promise<void> {
@@ -21,7 +22,8 @@ export async function runCalls(options: Record<string, unknown>, io: CliIo): Pro
     return;
   }
   const style = createStyle(useColor(io));
-  const rows = records.map((r) => [
+  // Tool names and toolCallIds are whatever a request said: one line each, controls escaped.
+  const rows = safeStrings(records).map((r) => [
     r.receivedAt.slice(11, 23),
     r.tool ?? style.dim(r.kind),
     String(r.response?.status ?? '—'),

@@ -1,3 +1,4 @@
+import { safeJson } from '../../shared/output-sanitiser.js';
 import { startEmulator } from '../../emulator/index.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { keyFingerprint } from '../../median/index.js';
@@ -16,7 +17,7 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
     throw error;
   });
   if (options.json === true) {
-    io.stdout.write(`${JSON.stringify({ event: 'emulator', at: new Date().toISOString(), url: emulator.url, ...(key ? { keyFingerprint: keyFingerprint(key) } : { key: emulator.key }) })}\n`);
+    io.stdout.write(`${safeJson({ event: 'emulator', at: new Date().toISOString(), url: emulator.url, ...(key ? { keyFingerprint: keyFingerprint(key) } : { key: emulator.key }) })}\n`);
   } else {
     writeLine(io.stdout, `Median emulator listening on ${emulator.url}`);
     writeLine(io.stdout, '');

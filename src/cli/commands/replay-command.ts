@@ -1,5 +1,6 @@
 import type { CallRecord } from '../../median/index.js';
-import { judgeAnswer } from '../../median/index.js';
+import { judgeAnswer, secretsToMask } from '../../median/index.js';
+import { safeLine } from '../../shared/output-sanitiser.js';
 import { createCallStore } from '../../recorder/index.js';
 import { withRecordedPath } from '../../daemon/index.js';
 import { prepareReplay, sendSignedCall } from '../../replay/index.js';
@@ -51,7 +52,7 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
   );
   const record = oneShotRecord ?? (await findReplayRecord(config.dataDir, original, prepared.toolCall.toolCallId, sentAt));
   // What the route answered is shown as it came, but for secrets (the stored record is masked already).
-  const mask = createOutputMasker([config.medianKey, config.toolSecret]);
+  const mask = createOutputMasker(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
   const verdict = mask.value(
     record?.verdict ?? judgeAnswer({ status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs }),
   );
@@ -74,7 +75,7 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
   const style = createStyle(useColor(io));
   const idNote = prepared.toolCall.toolCallId === original.toolCallId ? 'same toolCallId' : `new toolCallId ${prepared.toolCall.toolCallId}`;
   const offsetNote = atOffsetMs ? `, signed ${Math.abs(atOffsetMs)} ms ${atOffsetMs < 0 ? 'in the past' : 'in the future'}` : '';
-  writeLine(io.stdout, style.dim(`Replay of ${original.tool ?? original.kind} ${original.toolCallId} (${idNote}${offsetNote})`));
+  writeLine(io.stdout, style.dim(`Replay of ${safeLine(original.tool ?? original.kind)} ${safeLine(original.toolCallId)} (${idNote}${offsetNote})`));
   printAnswer(io, style, shown, verdict);
   writeLine(io.stdout, '');
   writeLine(

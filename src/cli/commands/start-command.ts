@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { resolveStartConfig, type StartConfig, type StartFlags } from '../../config/index.js';
-import { keyFingerprint } from '../../median/index.js';
+import { keyFingerprint, secretsToMask } from '../../median/index.js';
 import { errorCode } from '../../shared/errors.js';
 import { startDaemon, type Daemon } from '../../daemon/index.js';
 import type { Logger } from '../../shared/logger.js';
@@ -103,9 +103,10 @@ function initialEvents(daemon: Daemon) {
 export async function runStart(command: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {
   const flags = toStartFlags(options);
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
+  io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
   // A malformed key would fail every connect and signature check: say so now, with the docs' message.
   assertKeyShape(config);
-  const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui, secrets: [config.medianKey, config.toolSecret] });
+  const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui, secrets: secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }) });
   sayWhereTheKeyCameFrom(config, io);
   // The route asks the Median API named by its own MEDIAN_API_URL: --median-api has to reach it too.
   const baseEnv = flags.medianApi === undefined ? io.env : { ...io.env, MEDIAN_API_URL: config.medianApi };

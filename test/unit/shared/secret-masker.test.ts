@@ -6,8 +6,8 @@ import {
   createSecretMasker,
   maskAuthorization,
   maskSecretValue,
-} from '../../../src/recorder/index.js';
-import { KEY, MASKED_KEY, makeRecord } from './make-record.js';
+} from '../../../src/shared/index.js';
+import { KEY, MASKED_KEY, makeRecord } from '../recorder/make-record.js';
 
 const TOOL_SECRET = 'f0e1d2c3'.repeat(8);
 

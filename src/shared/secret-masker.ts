@@ -1,4 +1,9 @@
-import type { CallRecord } from '../median/index.js';
+import { secretSpellings } from './secret-spellings.js';
+
+/** What the masker needs to know of a call record (src/median's CallRecord fits). */
+interface MaskableRecord {
+  request?: { body?: unknown } | undefined;
+}
 
 /**
  * Masks secrets in call records before they reach the disk or a screen
@@ -7,8 +12,10 @@ import type { CallRecord } from '../median/index.js';
  * - The credential of every `authorization` / `proxy-authorization` header,
  *   whatever it is: `Bearer median_key_****abcd`.
  * - Every occurrence of a given secret value in any string of the record
- *   (headers, bodies, verdict text, fields added later), also in its JSON-escaped
- *   and URL-encoded spellings.
+ *   (headers, bodies, verdict text, fields added later), in every spelling
+ *   `secretSpellings` knows (JSON-escaped, URL-encoded, base64, hex cases).
+ *   Where spellings of several secrets overlap (a secret inside another, two
+ *   that touch), the whole stretch they cover is masked as one.
  * - Anything shaped like a Median key (`median_key_` + 8 or more letters and
  *   digits), given or not.
  * - With `redactVisitor`: `context.visitor.email` and `.name` in the request
@@ -24,18 +31,20 @@ export interface SecretMasker {
   /** Masks secrets (and Median-key-shaped strings) in one piece of text. */
   mask(text: string): string;
   /** A masked deep copy of a record; the input is not changed. */
-  maskRecord(record: CallRecord): CallRecord;
+  maskRecord<T extends MaskableRecord>(record: T): T;
   /**
    * The record as one JSON text, masked exactly as `maskRecord` masks it,
    * with the record that text describes: `record` itself (no copy) when
    * nothing in it needed masking, else a masked copy. Serializes once and
    * walks the record only when the text holds something to mask.
    */
-  maskToJson(record: CallRecord): { record: CallRecord; json: string };
+  maskToJson<T extends MaskableRecord>(record: T): { record: T; json: string };
 }
 
 export interface SecretMaskerOptions {
   redactVisitor?: boolean;
+  /** Also mask text shaped like a Median key that is not one of the secrets (default true). */
+  maskKeyShapes?: boolean;
 }
 
 export const REDACTED = '[redacted]';
@@ -70,26 +79,63 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Spellings a value may take inside a JSON body or a URL. */
-function spellings(value: string): string[] {
-  const forms = new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
-  return [...forms];
-}
-
 interface Replacement {
   pattern: RegExp;
   by: string;
-  /** The text the pattern finds (for secrets; visitor patterns have word bounds). */
-  form?: string;
 }
 
-function secretReplacements(secrets: readonly string[]): Replacement[] {
+/** One spelling of one secret, and what it is masked as. */
+interface SecretForm {
+  form: string;
+  by: string;
+  /** The length of the secret it spells: where spellings overlap, the longest secret names the mask. */
+  rank: number;
+}
+
+function secretForms(secrets: readonly string[]): SecretForm[] {
   const unique = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))];
-  // Longest first, so a secret that contains another is masked whole.
-  unique.sort((a, b) => b.length - a.length);
-  return unique.flatMap((secret) =>
-    spellings(secret).map((form) => ({ pattern: new RegExp(escapeRegExp(form), 'g'), by: maskSecretValue(secret), form })),
+  const forms = unique.flatMap((secret) =>
+    secretSpellings(secret).map((form) => ({ form, by: maskSecretValue(secret), rank: secret.length })),
   );
+  return forms.sort((a, b) => b.form.length - a.form.length);
+}
+
+/**
+ * Masks every place any spelling occurs. The places are found in the text as
+ * given (never in text already masked) and overlapping ones are joined, so a
+ * secret inside another, or two secrets that overlap, leave no piece visible.
+ */
+function maskForms(text: string, forms: readonly SecretForm[]): string {
+  const spans: Array<{ start: number; end: number; by: string; rank: number }> = [];
+  for (const { form, by, rank } of forms) {
+    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+      spans.push({ start: at, end: at + form.length, by, rank });
+    }
+  }
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let cursor = 0;
+  let current = spans[0]!;
+  const flush = () => {
+    out += text.slice(cursor, current.start) + current.by;
+    cursor = current.end;
+  };
+  for (const span of spans.slice(1)) {
+    if (span.start < current.end) {
+      current = {
+        start: current.start,
+        end: Math.max(current.end, span.end),
+        by: span.rank > current.rank ? span.by : current.by,
+        rank: Math.max(span.rank, current.rank),
+      };
+      continue;
+    }
+    flush();
+    current = span;
+  }
+  flush();
+  return out + text.slice(cursor);
 }
 
 /** Replaces the visitor's email and name in a request body, keeping every other byte. */
@@ -107,12 +153,17 @@ function redactVisitorInBody(body: string, found: Set<string>): string {
   });
 }
 
+/** Spellings a visitor value may take inside a JSON body or a URL. */
+function visitorSpellings(value: string): string[] {
+  return [...new Set([value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)])];
+}
+
 /** Masks for visitor values seen in the body: emails anywhere, names as whole words. */
 function visitorReplacements(values: Set<string>): Replacement[] {
   const result: Replacement[] = [];
   for (const value of values) {
     if (value.length < 2 || value === REDACTED) continue;
-    for (const form of spellings(value)) {
+    for (const form of visitorSpellings(value)) {
       const body = escapeRegExp(form);
       const pattern = value.includes('@') ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`;
       result.push({ pattern: new RegExp(pattern, 'gu'), by: REDACTED });
@@ -137,10 +188,10 @@ function applyAll(text: string, replacements: readonly Replacement[]): string {
  * form in the text), and the key prefix. Null when a spelling holds a
  * surrogate (JSON may escape it differently in context): then always mask.
  */
-function textNeedles(fixed: readonly Replacement[]): string[] | null {
+function textNeedles(fixed: readonly SecretForm[]): string[] | null {
   const needles = new Set<string>([KEY_PREFIX]);
   for (const { form } of fixed) {
-    if (form === undefined || SURROGATE.test(form)) return null;
+    if (SURROGATE.test(form)) return null;
     needles.add(JSON.stringify(form).slice(1, -1));
   }
   // A needle holding another one is found only where that one is: test the shorter.
@@ -149,12 +200,13 @@ function textNeedles(fixed: readonly Replacement[]): string[] | null {
 }
 
 export function createSecretMasker(secrets: string[], options: SecretMaskerOptions = {}): SecretMasker {
-  const fixed = secretReplacements(secrets);
+  const fixed = secretForms(secrets);
   const needles = textNeedles(fixed);
   const redactVisitor = options.redactVisitor === true;
+  const maskKeyShapes = options.maskKeyShapes !== false;
   const maskWith = (text: string, extra: readonly Replacement[]): string => {
-    let out = applyAll(text, fixed);
-    if (out.includes(KEY_PREFIX)) out = out.replace(KEY_SHAPE, (key) => maskSecretValue(key));
+    let out = maskForms(text, fixed);
+    if (maskKeyShapes && out.includes(KEY_PREFIX)) out = out.replace(KEY_SHAPE, (key) => maskSecretValue(key));
     return extra.length > 0 ? applyAll(out, extra) : out;
   };
 
@@ -172,7 +224,7 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
     return value;
   };
 
-  const maskRecord = (record: CallRecord): CallRecord => {
+  const maskRecord = <T extends MaskableRecord>(record: T): T => {
     let source = record;
     let extra: Replacement[] = [];
     if (redactVisitor && typeof record.request?.body === 'string') {
@@ -181,11 +233,11 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
       source = { ...record, request: { ...record.request, body } };
       extra = visitorReplacements(found);
     }
-    return walk(source, undefined, extra) as CallRecord;
+    return walk(source, undefined, extra) as T;
   };
 
   /** False only when maskRecord would give back the record unchanged (its JSON text is `json`). */
-  const mayNeedMasking = (record: CallRecord, json: string): boolean => {
+  const mayNeedMasking = (record: MaskableRecord, json: string): boolean => {
     if (needles === null) return true;
     // The visitor regex needs a `"visitor"` object in the request body.
     if (redactVisitor && typeof record.request?.body === 'string' && record.request.body.includes('"visitor"')) return true;
@@ -196,7 +248,7 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
   return {
     mask: (text) => maskWith(text, []),
     maskRecord,
-    maskToJson(record) {
+    maskToJson<T extends MaskableRecord>(record: T) {
       const json = JSON.stringify(record);
       if (!mayNeedMasking(record, json)) return { record, json };
       const masked = maskRecord(record);

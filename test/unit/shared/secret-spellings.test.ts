@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSecretMasker, secretSpellings } from '../../../src/shared/index.js';
+import { deriveToolSecret, secretsToMask } from '../../../src/median/index.js';
+
+const KEY = 'median_key_' + 'Zq7Xw2Lp'.repeat(4) + 'abcd';
+const TOOL_SECRET = 'f0e1d2c3'.repeat(8);
+
+describe('secretSpellings', () => {
+  it('lists the secret as is, JSON-escaped (also as ASCII with \\/), URL-encoded, base64 and base64url', () => {
+    const secret = 'pä/ss"wörd+more';
+    const forms = secretSpellings(secret);
+    expect(forms).toContain(secret);
+    expect(forms).toContain(JSON.stringify(secret).slice(1, -1));
+    expect(forms).toContain('p\\u00e4\\/ss\\"w\\u00f6rd+more');
+    expect(forms).toContain(encodeURIComponent(secret));
+    expect(forms).toContain(Buffer.from(secret).toString('base64'));
+    expect(forms).toContain(Buffer.from(secret).toString('base64url'));
+  });
+
+  it('adds the other case and the base64 of the bytes for a hex secret', () => {
+    const forms = secretSpellings(TOOL_SECRET);
+    expect(forms).toContain(TOOL_SECRET.toUpperCase());
+    expect(forms).toContain(Buffer.from(TOOL_SECRET, 'hex').toString('base64'));
+  });
+
+  it('lists longest first and nothing shorter than 8 characters', () => {
+    const forms = secretSpellings('abcdefgh');
+    expect(forms.every((form) => form.length >= 8)).toBe(true);
+    expect([...forms].sort((a, b) => b.length - a.length)).toEqual(forms);
+  });
+
+  it('finds the secret inside any longer base64 text, whatever the alignment', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 7 }), fc.uint8Array({ maxLength: 7 }), (before, after) => {
+        const text = Buffer.concat([Buffer.from(before), Buffer.from(KEY), Buffer.from(after)]).toString('base64');
+        const masked = createSecretMasker([KEY]).mask(text);
+        // No run of 8 characters that only the key decides is left.
+        const cores = secretSpellings(KEY).filter((form) => /^[A-Za-z0-9+/]+$/.test(form) && !form.startsWith('median'));
+        for (const core of cores) expect(masked).not.toContain(core);
+      }),
+    );
+  });
+});
+
+describe('secretsToMask', () => {
+  it('is the key, the secret derived from it (hex) and MEDIAN_TOOL_SECRET', () => {
+    expect(secretsToMask({ medianKey: KEY, toolSecret: TOOL_SECRET })).toEqual([KEY, deriveToolSecret(KEY).toString('hex'), TOOL_SECRET]);
+    expect(secretsToMask({ medianKey: '', toolSecret: undefined })).toEqual([]);
+  });
+});
+
+describe('every secret in every spelling', () => {
+  const derived = deriveToolSecret(KEY).toString('hex');
+  const masker = createSecretMasker(secretsToMask({ medianKey: KEY, toolSecret: TOOL_SECRET }));
+  const spellings = (secret: string) => [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(secret).toString('base64url'),
+  ];
+
+  it.each([
+    ['the key', KEY],
+    ['MEDIAN_TOOL_SECRET', TOOL_SECRET],
+    ['the derived secret', derived],
+    ['the derived secret in capitals', derived.toUpperCase()],
+  ])('masks %s in each spelling, in a record and in text', (_name, secret) => {
+    for (const form of spellings(secret)) {
+      const text = masker.mask(`before ${form} after`);
+      expect(text).not.toContain(form);
+      expect(text).toMatch(/^before (?:median_key_)?\*{4}\w{0,4} after$/);
+      const record = masker.maskRecord({ request: { body: JSON.stringify({ input: { note: form } }) } });
+      expect(JSON.stringify(record)).not.toContain(form);
+    }
+    const raw = Buffer.from(derived, 'hex').toString('base64');
+    expect(masker.mask(`sig ${raw}`)).not.toContain(raw);
+  });
+
+  it('masks a secret that contains another one whole, and two that overlap as one stretch', () => {
+    const inner = 'abcdefgh12345678';
+    const outer = `xx${inner}yyzz`;
+    const m = createSecretMasker([inner, outer]);
+    expect(m.mask(`<${outer}>`)).toBe(`<${'****'}yyzz>`);
+    const left = 'AAAAAAAA1111';
+    const right = '1111BBBBBBBB';
+    const both = createSecretMasker([left, right]).mask('AAAAAAAA1111BBBBBBBB');
+    expect(both).not.toMatch(/A{4}|B{4}|1111/);
+  });
+
+  it('never leaves 8 characters of a secret visible, whatever surrounds it', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.constantFrom(KEY, TOOL_SECRET, derived), fc.string(), (before, secret, after) => {
+        const masked = masker.mask(`${before}${secret}${after}`);
+        expect(masked).not.toContain(secret.slice(0, 12));
+        expect(masked).not.toContain(secret.slice(-12, -4));
+      }),
+    );
+  });
+});
