@@ -14,7 +14,7 @@
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { PassThrough } from 'node:stream';
-import type { DaemonSnapshot } from '../../src/shared/index.js';
+import type { DaemonSnapshot } from '../../src/events/index.js';
 import { startTui, type Tui } from '../../src/tui/index.js';
 import { summarizeLatencies } from '../percentiles.js';
 import { sampleCallRecord } from '../sample-record.js';

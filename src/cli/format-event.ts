@@ -1,4 +1,4 @@
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { DaemonEvent } from '../events/index.js';
 import { safeJson, safeStrings } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import { UserError } from '../shared/errors.js';
+import { UserError, type ErrorCode } from '../shared/errors.js';
 import { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
 import { readEnvCascade } from './env-cascade.js';
 import { readProjectState, type ProjectState } from './project-state.js';
@@ -66,7 +66,7 @@ export interface StartConfig extends Config {
   redactVisitor: boolean;
 }
 
-function usage(code: string, message: string, hint?: string): UserError {
+function usage(code: ErrorCode, message: string, hint?: string): UserError {
   return new UserError(code, message, { exitCode: 2, ...(hint ? { hint } : {}) });
 }
 

@@ -1,11 +1,5 @@
-import {
-  MedianDevError,
-  silentLogger,
-  type ControlCommand,
-  type DaemonEvent,
-  type DaemonSnapshot,
-  type Logger,
-} from '../shared/index.js';
+import { MedianDevError, receivedErrorCode, silentLogger, type Logger } from '../shared/index.js';
+import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 import { readControlFile, type ReadControlFileOptions } from './control-file.js';
 import { CONTROL_HEARTBEAT_INTERVAL_MS, CONTROL_MAX_SERVER_FRAME_BYTES, parseServerFrame } from './control-protocol.js';
 import { openWsConnection, type WsConnection } from './ws-client.js';
@@ -143,7 +137,7 @@ export async function connectControl(options: ConnectControlOptions): Promise<Co
       if (frame.ok) waiting.resolve(frame.result);
       else {
         const hint = frame.error.hint === undefined ? {} : { hint: frame.error.hint };
-        waiting.reject(new MedianDevError(frame.error.code, frame.error.message, hint));
+        waiting.reject(new MedianDevError(receivedErrorCode(frame.error.code), frame.error.message, hint));
       }
     }
   }

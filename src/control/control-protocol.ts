@@ -1,4 +1,5 @@
-import { isMedianDevError, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../shared/index.js';
+import { isMedianDevError } from '../shared/index.js';
+import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 
 /**
  * The control channel's frames (JSON text, one object a frame):

@@ -1,14 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  MedianDevError,
-  ensurePrivateDir,
-  isMedianDevError,
-  silentLogger,
-  type ControlCommand,
-  type DaemonEvent,
-  type DaemonSnapshot,
-  type Logger,
-} from '../shared/index.js';
+import { MedianDevError, ensurePrivateDir, isMedianDevError, silentLogger, type Logger } from '../shared/index.js';
+import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 import { removeControlFileIfOurs, writeControlFile } from './control-file.js';
 import {
   CONTROL_HEARTBEAT_INTERVAL_MS,

@@ -1,9 +1,8 @@
 import { startChildProcess, type ChildRunner } from '../child/index.js';
 import type { Logger } from '../shared/logger.js';
 import { forgetChild, noteChild } from './orphan-child.js';
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { NewDaemonEvent } from '../events/index.js';
 
-const at = () => new Date().toISOString();
 
 export interface ChildKeeper {
   readonly hasCommand: boolean;
@@ -23,7 +22,7 @@ export function createChildKeeper(options: {
   command: string[];
   cwd: string;
   env(): Record<string, string | undefined>;
-  emit(event: DaemonEvent): void;
+  emit(event: NewDaemonEvent): void;
   logger: Logger;
   stopGraceMs?: number;
   /** Where the running child is noted, so a start after a crash can stop it (orphan-child.ts). */
@@ -44,7 +43,7 @@ export function createChildKeeper(options: {
     },
     async restart() {
       if (options.command.length === 0 || isClosed) return;
-      options.emit({ event: 'child', at: at(), state: 'starting', command: commandText });
+      options.emit({ event: 'child', state: 'starting', command: commandText });
       if (runner) {
         await runner.restart(options.env());
         return;
@@ -55,17 +54,17 @@ export function createChildKeeper(options: {
         env: options.env(),
         logger: options.logger,
         ...(options.stopGraceMs ? { stopGraceMs: options.stopGraceMs } : {}),
-        onOutput: (line, stream) => options.emit({ event: 'output', at: at(), stream, line }),
+        onOutput: (line, stream) => options.emit({ event: 'output', stream, line }),
         onStateChange: (state) => {
           if (options.dataDir) {
             const dataDir = options.dataDir;
             const note = state.state === 'running' ? noteChild(dataDir, state.pid, options.command) : state.state === 'starting' ? undefined : forgetChild(dataDir);
             note?.catch((error: unknown) => options.logger.debug(`noting the dev server: ${String(error)}`));
           }
-          if (state.state === 'running') options.emit({ event: 'child', at: at(), state: 'running', pid: state.pid, command: commandText });
+          if (state.state === 'running') options.emit({ event: 'child', state: 'running', pid: state.pid, command: commandText });
           else if (state.state === 'exited')
-            options.emit({ event: 'child', at: at(), state: 'exited', pid: state.pid, code: state.code, signal: state.signal });
-          else if (state.state === 'stopped') options.emit({ event: 'child', at: at(), state: 'stopped' });
+            options.emit({ event: 'child', state: 'exited', pid: state.pid, code: state.code, signal: state.signal });
+          else if (state.state === 'stopped') options.emit({ event: 'child', state: 'stopped' });
         },
       });
     },

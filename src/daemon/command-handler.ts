@@ -2,7 +2,7 @@ import type { CallRecord } from '../median/index.js';
 import { judgeAnswer } from '../median/index.js';
 import { prepareReplay, sendSignedCall } from '../replay/index.js';
 import { MedianDevError } from '../shared/errors.js';
-import type { ControlCommand } from '../shared/daemon-events.js';
+import type { ControlCommand } from '../events/index.js';
 
 export interface CommandHandlerDeps {
   findCall(toolCallId: string): Promise<CallRecord>;

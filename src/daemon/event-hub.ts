@@ -1,11 +1,12 @@
 import type { CallRecord } from '../median/index.js';
-import type { DaemonEvent, DaemonSnapshot } from '../shared/daemon-events.js';
+import type { DaemonEvent, DaemonSnapshot, NewDaemonEvent } from '../events/index.js';
 
 const SNAPSHOT_RECORDS = 500;
 
 /** Fans daemon events out to listeners and keeps the snapshot a new client starts from. */
 export interface EventHub {
-  emit(event: DaemonEvent): void;
+  /** Stamps `at`, updates the snapshot, and hands the event to every listener. */
+  emit(event: NewDaemonEvent): void;
   on(listener: (event: DaemonEvent) => void): () => void;
   snapshot(): DaemonSnapshot;
   setKeyFingerprint(fingerprint: string | null): void;
@@ -70,7 +71,8 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
   }
 
   return {
-    emit(event) {
+    emit(input) {
+      const event = Object.assign({ event: input.event, at: new Date().toISOString() }, input) as DaemonEvent;
       reduce(event);
       for (const listener of listeners) listener(event);
     },

@@ -1,7 +1,7 @@
 import type { CallRecord } from '../median/index.js';
 import { createSecretMasker } from '../shared/secret-masker.js';
 import { mapStrings } from '../shared/map-strings.js';
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { DaemonEvent } from '../events/index.js';
 
 /**
  * Masks secrets in what the daemon reports (SPEC §2.2: secrets never reach
@@ -13,7 +13,7 @@ import type { DaemonEvent } from '../shared/daemon-events.js';
  */
 export interface EventMasker {
   /** The event with every string masked; `call` events pass as they are (their record comes masked). */
-  mask(event: DaemonEvent): DaemonEvent;
+  mask<E extends { event: DaemonEvent['event'] }>(event: E): E;
   /** A record the recorder could not store (so did not mask), masked for its `call` event. */
   maskRecord(record: CallRecord): CallRecord;
   /** A key rotation: the new key is masked from now on, the old one still is. */
@@ -26,7 +26,7 @@ export function createEventMasker(secrets: ReadonlyArray<string | undefined>, op
   return {
     mask(event) {
       if (event.event === 'call') return event;
-      return mapStrings(event, masker.mask);
+      return mapStrings(event, masker.mask) as typeof event;
     },
     maskRecord: (record) => masker.maskRecord(record),
     addSecret(secret) {

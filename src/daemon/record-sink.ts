@@ -1,8 +1,7 @@
 import type { CallRecord } from '../median/index.js';
 import type { Recorder } from '../recorder/index.js';
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { NewDaemonEvent } from '../events/index.js';
 
-const at = () => new Date().toISOString();
 
 /**
  * Where the proxy's records go: stored (masked) first, then announced as a
@@ -12,7 +11,7 @@ const at = () => new Date().toISOString();
  */
 export function createRecordSink(
   recorder: Recorder,
-  emit: (event: DaemonEvent) => void,
+  emit: (event: NewDaemonEvent) => void,
   /** Masks a record the recorder could not store (it masks the ones it stores). */
   maskUnstored: (record: CallRecord) => CallRecord,
 ): (record: CallRecord) => Promise<void> {
@@ -23,18 +22,17 @@ export function createRecordSink(
       stored = await recorder.append(record);
       if (isFailing) {
         isFailing = false;
-        emit({ event: 'recording', at: at(), state: 'ok' });
+        emit({ event: 'recording', state: 'ok' });
       }
     } catch (error) {
       stored = maskUnstored(record);
       if (!isFailing) {
         isFailing = true;
-        emit({ event: 'recording', at: at(), state: 'failing', message: error instanceof Error ? error.message : String(error) });
+        emit({ event: 'recording', state: 'failing', message: error instanceof Error ? error.message : String(error) });
       }
     }
     emit({
       event: 'call',
-      at: at(),
       id: stored.id,
       toolCallId: stored.toolCallId,
       tool: stored.tool,

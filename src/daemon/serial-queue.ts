@@ -1,3 +1,5 @@
+import { MedianDevError } from '../shared/errors.js';
+
 /**
  * Runs daemon tasks one at a time (a URL change must finish writing the env
  * file, restarting the child and fixing the endpoint before the next starts).
@@ -16,7 +18,7 @@ export function createSerialQueue(onError: (error: unknown) => void): SerialQueu
   let isClosed = false;
   const run = <T>(task: () => Promise<T>): Promise<T> => {
     const next = tail.then(() => {
-      if (isClosed) throw Object.assign(new Error('The daemon is closing.'), { code: 'daemon_closed' });
+      if (isClosed) throw new MedianDevError('daemon_closed', 'The daemon is closing.');
       return task();
     });
     tail = next.catch(() => undefined);

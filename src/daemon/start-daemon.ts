@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { StartConfig } from '../config/index.js';
 import { ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
-import { MedianDevError, errorCode } from '../shared/errors.js';
+import { MedianDevError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../shared/daemon-events.js';
+import { errorEvent, type ControlCommand, type DaemonEvent, type DaemonSnapshot, type NewDaemonEvent } from '../events/index.js';
 import { createCallStore, openRecorder, type Recorder } from '../recorder/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
 import { readControlFile, startControlServer, type ControlServer } from '../control/index.js';
@@ -63,7 +63,6 @@ export interface Daemon {
   close(): Promise<void>;
 }
 
-const at = () => new Date().toISOString();
 
 /** How long the start waits for the file watcher's first scan. */
 const WATCHER_READY_LIMIT_MS = 5_000;
@@ -125,7 +124,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Every secret median-dev knows: the key, MEDIAN_TOOL_SECRET, the secret derived from the key.
   const secrets = secretsToMask({ medianKey, toolSecret: config.toolSecret });
   const masker = createEventMasker(secrets, { redactVisitor: config.redactVisitor });
-  const emit = (event: DaemonEvent) => hub.emit(masker.mask(event));
+  const emit = (event: NewDaemonEvent) => hub.emit(masker.mask(event));
 
   // Parts, closed in reverse dependency order by shutdown().
   let recorder: Recorder | undefined;
@@ -139,8 +138,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let startBackground: Promise<void> | undefined;
   const queue = createSerialQueue((error) => {
     if (abort.signal.aborted) return;
-    const hint = error instanceof MedianDevError ? error.hint : undefined;
-    emit({ event: 'error', at: at(), code: errorCode(error) ?? 'internal_error', message: describe(error), ...(hint ? { hint } : {}) });
+    emit(errorEvent(error));
   });
   const shutdown = async () => {
     abort.abort(new MedianDevError('daemon_closed', 'The daemon is closing.'));
@@ -175,21 +173,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ...(timing.callTimeoutMs ? { limits: { timeoutMs: timing.callTimeoutMs } } : {}),
       logger,
       onRecord,
-    }).catch((error: unknown) => {
-      if (errorCode(error) === 'EADDRINUSE' || errorCode(error) === 'proxy_port_in_use') {
-        throw new MedianDevError('proxy_port_in_use', `Port ${config.port} on 127.0.0.1 is taken, so the proxy cannot listen there.`, {
-          hint: 'Another median-dev may be running (`median-dev watch` attaches to it), or pass --port 0 for any free port.',
-          cause: error,
-        });
-      }
-      throw error;
     });
   } catch (error) {
     await shutdown();
     throw error;
   }
   const prox = proxy;
-  emit({ event: 'proxy', at: at(), url: prox.url });
+  emit({ event: 'proxy', url: prox.url });
 
   try {
     await updateProjectState(config.dataDir, { target: config.target, route: config.route, proxyUrl: prox.url, medianApi: config.medianApi });
@@ -272,8 +262,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     startBackground = (async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (abort.signal.aborted) return;
-      if (ignoredNote) emit({ event: 'log', at: at(), level: 'info', message: ignoredNote });
-      if (reapedNote) emit({ event: 'log', at: at(), level: 'warn', message: reapedNote });
+      if (ignoredNote) emit({ event: 'log', level: 'info', message: ignoredNote });
+      if (reapedNote) emit({ event: 'log', level: 'warn', message: reapedNote });
       queue.push(() => urls.startAtRememberedUrl());
       tunnel = await startTunnelKeeper({
         config,
@@ -288,8 +278,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       });
     })().catch((error: unknown) => {
       if (abort.signal.aborted) return;
-      const hint = error instanceof MedianDevError ? error.hint : undefined;
-      emit({ event: 'error', at: at(), code: errorCode(error) ?? 'tunnel_start_failed', message: describe(error), ...(hint ? { hint } : {}) });
+      emit(errorEvent(error, 'tunnel_start_failed'));
     });
 
     let closing: Promise<void> | undefined;
@@ -305,7 +294,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       killNow: () => killChildNow?.(),
       close() {
         closing ??= shutdown().then(() => {
-          emit({ event: 'tunnel', at: at(), state: 'closed' });
+          emit({ event: 'tunnel', state: 'closed' });
           resolveClosed();
         });
         return closing;

@@ -1,8 +1,8 @@
 import type { StartConfig } from '../config/index.js';
 import { readProjectState } from '../config/index.js';
-import { MedianDevError, errorCode } from '../shared/errors.js';
+import { MedianDevError, codeOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { NewDaemonEvent } from '../events/index.js';
 import {
   createFetchHealthProbe,
   createLocaltunnelProvider,
@@ -23,7 +23,7 @@ export interface TunnelKeeperOptions {
   /** The proxy's instance id: the health probe recognises our own answer by it. */
   instanceId: string;
   logger: Logger;
-  emit(event: DaemonEvent): void;
+  emit(event: NewDaemonEvent): void;
   /** A public origin to apply (SPEC §2.1 order: env file, child, endpoint). */
   onOrigin(origin: string): void;
   rememberSubdomain(subdomain: string): Promise<void>;
@@ -48,7 +48,6 @@ export interface TunnelKeeper {
   close(): Promise<void>;
 }
 
-const at = () => new Date().toISOString();
 
 
 /**
@@ -68,7 +67,6 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
     if (!config.publicUrl) {
       emit({
         event: 'log',
-        at: at(),
         level: 'warn',
         message: `--tunnel none without --public-url: using ${publicUrl}, which only a Median emulator on this machine can reach.`,
       });
@@ -87,7 +85,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
 
   let handle: TunnelHandle | undefined;
   const opening = (async () => {
-    emit({ event: 'tunnel', at: at(), state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });
+    emit({ event: 'tunnel', state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
         const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId })));
@@ -105,7 +103,6 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
               if (event.type === 'opened') {
                 emit({
                   event: 'tunnel',
-                  at: at(),
                   state: 'open',
                   url: event.url,
                   ...(event.subdomain ? { subdomain: event.subdomain } : {}),
@@ -114,17 +111,16 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
                 });
                 options.onOrigin(event.url);
               } else if (event.type === 'down') {
-                emit({ event: 'tunnel', at: at(), state: 'down', reason: `${event.reason}: ${event.message}` });
+                emit({ event: 'tunnel', state: 'down', reason: `${event.reason}: ${event.message}` });
               } else if (event.isFinal) {
-                emit({ event: 'tunnel', at: at(), state: 'down', reason: `reopening failed (${event.code}): ${event.message}; not retrying` });
-                emit({ event: 'error', at: at(), code: event.code, message: `The tunnel is down and cannot reopen: ${event.message}`, ...(event.hint ? { hint: event.hint } : {}) });
+                emit({ event: 'tunnel', state: 'down', reason: `reopening failed (${event.code}): ${event.message}; not retrying` });
+                emit({ event: 'error', code: event.code, message: `The tunnel is down and cannot reopen: ${event.message}`, ...(event.hint ? { hint: event.hint } : {}) });
               } else {
-                emit({ event: 'tunnel', at: at(), state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${Math.round(event.retryInMs / 100) / 10} s` });
+                emit({ event: 'tunnel', state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${Math.round(event.retryInMs / 100) / 10} s` });
                 // Once per outage, as an error with its code; the retries are `down` events.
                 if (event.attempt === 1) {
                   emit({
                     event: 'error',
-                    at: at(),
                     code: event.code,
                     message: `The tunnel is down and could not reopen: ${event.message}`,
                     hint: `median-dev keeps trying, waiting longer each time (up to 10 s); Median cannot reach the route until the tunnel is back. Check ${config.tunnelHost}.`,
@@ -141,11 +137,10 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
         if (isFinalTunnelError(error)) {
           // Asking the same server again gets the same answer: say it once, with the fix, and stop.
           const message = error instanceof Error ? error.message : String(error);
-          emit({ event: 'tunnel', at: at(), state: 'down', reason: `${message} (not retrying)` });
+          emit({ event: 'tunnel', state: 'down', reason: `${message} (not retrying)` });
           emit({
             event: 'error',
-            at: at(),
-            code: errorCode(error) ?? 'tunnel_open_failed',
+            code: codeOf(error, 'tunnel_open_failed'),
             message: `The tunnel did not open: ${message}`,
             ...(error instanceof MedianDevError && error.hint ? { hint: error.hint } : {}),
           });
@@ -153,12 +148,11 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
         }
         const waitMs = reconnectDelayMs(attempt, { baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
         const message = error instanceof Error ? error.message : String(error);
-        emit({ event: 'tunnel', at: at(), state: 'down', reason: `${message} (next try in ${Math.round(waitMs / 100) / 10} s)` });
+        emit({ event: 'tunnel', state: 'down', reason: `${message} (next try in ${Math.round(waitMs / 100) / 10} s)` });
         if (attempt === 0) {
           emit({
             event: 'error',
-            at: at(),
-            code: errorCode(error) ?? 'tunnel_open_failed',
+            code: codeOf(error, 'tunnel_open_failed'),
             message: `The tunnel did not open: ${message}`,
             hint:
               error instanceof MedianDevError && error.hint

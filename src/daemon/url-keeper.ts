@@ -4,7 +4,7 @@ import { createEndpointKeeper } from '../endpoints/index.js';
 import { createMedianApiClient, keyFingerprint, type Endpoint, type MedianApiClient } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { NewDaemonEvent } from '../events/index.js';
 import { buildChildEnv } from './child-env.js';
 import { createChildKeeper } from './child-keeper.js';
 import { writeToolsUrl } from './env-file-writer.js';
@@ -19,7 +19,6 @@ import { readSettledEnvFile } from './settled-env-file.js';
  */
 const SHUTDOWN_GRACE_MS = 2_000;
 
-const at = () => new Date().toISOString();
 
 export interface UrlKeeperOptions {
   config: StartConfig;
@@ -29,7 +28,7 @@ export interface UrlKeeperOptions {
   baseEnv: Readonly<Record<string, string | undefined>>;
   /** The env file's variables when the daemon started. */
   fileVars: Record<string, string>;
-  emit(event: DaemonEvent): void;
+  emit(event: NewDaemonEvent): void;
   /** A key rotation: the proxy and the recorder follow the new key. */
   onKeyChanged(key: string | undefined): void;
   logger: Logger;
@@ -156,7 +155,7 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
         if (options.signal.aborted || url !== toolsUrl) break;
         const answers = await isRouteAnswering(routeUrl, { timeoutMs: 2_000, signal: options.signal });
         if (!answers) continue;
-        emit({ event: 'log', at: at(), level: 'info', message: 'The dev server answers again: fixing the endpoint.' });
+        emit({ event: 'log', level: 'info', message: 'The dev server answers again: fixing the endpoint.' });
         isRetryScheduled = false;
         options.enqueue(async () => {
           if (url !== toolsUrl || !api) return;
@@ -177,7 +176,7 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
       if (url !== toolsUrl) {
         toolsUrl = url;
         if (config.envFile && (await writeToolsUrl(config.envFile, url))) fileVars = { ...fileVars, MEDIAN_TOOLS_URL: url };
-        emit({ event: 'tools-url', at: at(), url, envFile: config.envFile });
+        emit({ event: 'tools-url', url, envFile: config.envFile });
         // The data dir knows the URL in use even before Median does: `median-dev sync` asks for it.
         await updateProjectState(config.dataDir, { toolsUrl: url }).catch((error: unknown) =>
           logger.warn(`Could not note the tools URL in ${config.dataDir}: ${error instanceof Error ? error.message : String(error)}`),
@@ -191,7 +190,6 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
       if (!api) {
         emit({
           event: 'error',
-          at: at(),
           code: 'missing_key',
           message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.',
           hint: keyHint.replace('picks it up.', 'picks it up and connects.'),
@@ -223,7 +221,6 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
         if (isFileKeyChange && nextKey) {
           emit({
             event: 'log',
-            at: at(),
             level: 'warn',
             message: `MEDIAN_KEY changed in ${config.envFile}, but median-dev uses the MEDIAN_KEY of its environment, which wins over the file's. Restart median-dev without MEDIAN_KEY in the environment to use the new key.`,
           });
@@ -236,7 +233,6 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
       options.onKeyChanged(medianKey);
       emit({
         event: 'log',
-        at: at(),
         level: 'info',
         message: `MEDIAN_KEY changed in ${config.envFile} (now ${medianKey ? keyFingerprint(medianKey) : 'unset'}): reconnecting the endpoint with the new key.`,
       });
@@ -255,7 +251,7 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
 
     async watchedFilesChanged(count) {
       if (!toolsUrl || !api) return;
-      emit({ event: 'log', at: at(), level: 'info', message: `${count} watched file${count === 1 ? '' : 's'} changed: syncing.` });
+      emit({ event: 'log', level: 'info', message: `${count} watched file${count === 1 ? '' : 's'} changed: syncing.` });
       await endpoints.sync(toolsUrl);
     },
 

@@ -1,6 +1,6 @@
 import { isTransientMedianError, retryAfterMs } from '../median/index.js';
 import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { NewDaemonEvent } from '../events/index.js';
 import { delayOrAbort } from '../shared/delay.js';
 
 /**
@@ -30,7 +30,7 @@ export type WithRetry = <T>(what: string, call: () => Promise<T>) => Promise<T>;
 
 export interface ApiRetryOptions {
   policy: RetryPolicy;
-  emit(event: DaemonEvent): void;
+  emit(event: NewDaemonEvent): void;
   signal?: AbortSignal | undefined;
 }
 
@@ -63,7 +63,7 @@ function givenUp(error: unknown, reason: string): unknown {
 
 export function createApiRetry(options: ApiRetryOptions): WithRetry {
   const { rateLimit, transient } = options.policy;
-  const warn = (message: string) => options.emit({ event: 'log', at: new Date().toISOString(), level: 'warn', message });
+  const warn = (message: string) => options.emit({ event: 'log', level: 'warn', message });
 
   return async function withRetry<T>(what: string, call: () => Promise<T>): Promise<T> {
     let rateLimitedTries = 0;

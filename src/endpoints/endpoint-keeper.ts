@@ -1,8 +1,8 @@
 import type { Endpoint, MedianApiClient } from '../median/index.js';
 import { connectFix } from '../median/index.js';
-import { MedianDevError, errorCode } from '../shared/errors.js';
+import { MedianDevError, errorCode, receivedErrorCode, type ErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import type { DaemonEvent } from '../shared/daemon-events.js';
+import type { NewDaemonEvent } from '../events/index.js';
 import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-retry.js';
 import { parseClash } from './clash-message.js';
 import type { ProjectMemory } from './classify-endpoints.js';
@@ -20,7 +20,7 @@ export interface EndpointKeeperOptions {
   /** Opens the route once with `Authorization: Bearer <MEDIAN_KEY>` (the docs' curl). */
   openRoute(): Promise<RouteConnectOutcome>;
   autoFix: boolean;
-  emit(event: DaemonEvent): void;
+  emit(event: NewDaemonEvent): void;
   logger?: Logger;
   syncTimeoutMs?: number;
   /** How `rate_limited`, timeouts and 5xx are tried again (bounded); injectable for tests. */
@@ -41,10 +41,6 @@ export interface EndpointKeeper {
 
 const MAX_HEALS = 5;
 
-function now(): string {
-  return new Date().toISOString();
-}
-
 /** A connect answer from the route that is worth opening the route again for: Median was busy or out of reach. */
 function isRetryableConnect(code: string, status: number): boolean {
   return code === 'rate_limited' || code === 'median_unreachable' || (code === 'median_refused_connection' && status >= 500);
@@ -58,10 +54,9 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     signal: options.signal,
   });
 
-  function emitEndpoint(action: Extract<DaemonEvent, { event: 'endpoint' }>['action'], endpoint: Endpoint, extra: { fix?: string } = {}) {
+  function emitEndpoint(action: Extract<NewDaemonEvent, { event: 'endpoint' }>['action'], endpoint: Endpoint, extra: { fix?: string } = {}) {
     options.emit({
       event: 'endpoint',
-      at: now(),
       action,
       id: endpoint.id,
       url: endpoint.url,
@@ -71,8 +66,8 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     });
   }
 
-  function emitError(code: string, message: string, hint?: string) {
-    options.emit({ event: 'error', at: now(), code, message, ...(hint ? { hint } : {}) });
+  function emitError(code: ErrorCode, message: string, hint?: string) {
+    options.emit({ event: 'error', code, message, ...(hint ? { hint } : {}) });
   }
 
   async function findByUrl(url: string): Promise<Endpoint | undefined> {
@@ -92,7 +87,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       const code = body?.error?.code;
       if (typeof code !== 'string' || !isRetryableConnect(code, outcome.status)) return outcome;
       const message = typeof body?.error?.message === 'string' ? body.error.message : `The route answered ${outcome.status}.`;
-      throw new MedianDevError(code, message, {
+      throw new MedianDevError(receivedErrorCode(code), message, {
         // The docs' fix, except for rate_limited, whose fix ("median-dev retries by itself") is this very retry.
         ...(code === 'rate_limited' ? {} : { hint: connectFix(code) }),
         details: {
@@ -132,7 +127,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
         return withRetry('asking for a sync', () => options.api().sync(toolsUrl));
       }
     }
-    emitError(code, message, connectFix(code) ?? 'Check the route’s logs: it answered the connect request with an error.');
+    emitError(receivedErrorCode(code), message, connectFix(code) ?? 'Check the route’s logs: it answered the connect request with an error.');
     return undefined;
   }
 

@@ -1,4 +1,4 @@
-import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
+import { MedianDevError, errorCode, isMedianDevError, receivedErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { CONNECT_MESSAGES } from './messages.js';
 import { delayOrAbort } from '../shared/delay.js';
@@ -124,7 +124,7 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
     const details: Record<string, unknown> = { status };
     const retryAfterSeconds = parseRetryAfter(retryAfter, Date.now());
     if (retryAfterSeconds !== undefined) details.retryAfterSeconds = retryAfterSeconds;
-    if (apiError) throw new MedianDevError(apiError.code, apiError.message, { details });
+    if (apiError) throw new MedianDevError(receivedErrorCode(apiError.code), apiError.message, { details });
     // A 429 from something in front of Median (a gateway) still means: wait, then try again.
     if (status === 429) throw new MedianDevError('rate_limited', CONNECT_MESSAGES.rateLimited, { details });
     throw badAnswer(

@@ -305,8 +305,8 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
       cleanup();
       if (error.code === 'EADDRINUSE') {
         reject(
-          new UserError('proxy_port_in_use', `median-dev: port ${port} on ${host} is already in use.`, {
-            hint: 'Stop what uses it, or pass --port 0 for any free port.',
+          new UserError('proxy_port_in_use', `Port ${port} on ${host} is taken, so the proxy cannot listen there.`, {
+            hint: 'Another median-dev may be running (`median-dev watch` attaches to it); stop what uses the port, or pass --port 0 for any free port.',
             cause: error,
           }),
         );

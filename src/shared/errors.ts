@@ -3,14 +3,18 @@
  * (shown with its hint, exit 1 or 2); any other error is a bug and shows a
  * stack under --debug. Only src/cli maps errors to output and exit codes.
  */
+import { receivedErrorCode, type ErrorCode } from './error-codes.js';
+
+export { type ErrorCode, receivedErrorCode, isKnownErrorCode } from './error-codes.js';
+
 export class MedianDevError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly hint: string | undefined;
   /** Extra machine-readable facts (an HTTP status, Median's own code, …). */
   readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
-    code: string,
+    code: ErrorCode,
     message: string,
     options: { hint?: string; cause?: unknown; details?: Record<string, unknown> } = {},
   ) {
@@ -28,7 +32,7 @@ export class UserError extends MedianDevError {
   readonly exitCode: 1 | 2;
 
   constructor(
-    code: string,
+    code: ErrorCode,
     message: string,
     options: { hint?: string; cause?: unknown; details?: Record<string, unknown>; exitCode?: 1 | 2 } = {},
   ) {
@@ -49,4 +53,11 @@ export function errorCode(error: unknown): string | undefined {
     return typeof code === 'string' ? code : undefined;
   }
   return undefined;
+}
+
+/** The code of any error as an ErrorCode: ours, or Node's (ECONNREFUSED, …) as it came, else `fallback`. */
+export function codeOf(error: unknown, fallback: ErrorCode): ErrorCode {
+  if (error instanceof MedianDevError) return error.code;
+  const code = errorCode(error);
+  return code === undefined ? fallback : receivedErrorCode(code);
 }

@@ -1,7 +1,7 @@
-export { MedianDevError, UserError, isMedianDevError, errorCode } from './errors.js';
+export { MedianDevError, UserError, isMedianDevError, errorCode, codeOf } from './errors.js';
+export { type ErrorCode, type OwnErrorCode, type MedianErrorCode, receivedErrorCode, isKnownErrorCode } from './error-codes.js';
 export { type Logger, silentLogger } from './logger.js';
 export { ensurePrivateDir, writeFileAtomic } from './private-files.js';
-export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand } from './daemon-events.js';
 export { pause, delayOrAbort } from './delay.js';
 export { HOP_BY_HOP_HEADERS } from './hop-by-hop-headers.js';
 export { findFreePort } from './free-port.js';

@@ -1,4 +1,5 @@
-import { isMedianDevError, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../shared/index.js';
+import { isMedianDevError } from '../shared/index.js';
+import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 import { startTui, type Tui, type TuiOptions } from './start-tui.js';
 import type { CommandError, TuiEffect } from './tui-actions.js';
 

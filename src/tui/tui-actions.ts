@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../shared/index.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
 import type { Flash, TuiState } from './tui-state.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonSnapshot } from '../shared/index.js';
+import type { ControlCommand, DaemonSnapshot } from '../events/index.js';
 import { matchPosition, type FilteredView } from './record-filter.js';
 import { RecordList } from './record-list.js';
 

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../shared/index.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
 import { reduceKey, requestReplay } from './key-reducer.js';
 import { buildFilteredView, extendFilteredView, recordMatches } from './record-filter.js';
 import { RecordList } from './record-list.js';

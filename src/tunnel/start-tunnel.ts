@@ -1,4 +1,4 @@
-import { errorCode } from '../shared/errors.js';
+import { codeOf } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
 import { openFirst } from './open-first.js';
@@ -182,7 +182,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
       // The same server would answer the same (a wrong --tunnel-host): no loop.
       const isFinal = isFinalTunnelError(error);
       const retryInMs = isFinal ? 0 : scheduleReopen();
-      const code = errorCode(error) ?? 'tunnel_reopen_failed';
+      const code = codeOf(error, 'tunnel_reopen_failed');
       const message = error instanceof Error ? error.message : String(error);
       const hint = (error as { hint?: unknown }).hint;
       logger.warn('tunnel reopen failed', { attempt: failures, code, retryInMs, isFinal });

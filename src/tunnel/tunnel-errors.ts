@@ -1,4 +1,4 @@
-import { MedianDevError, UserError } from '../shared/errors.js';
+import { MedianDevError, UserError, type ErrorCode } from '../shared/errors.js';
 
 /** Every error code src/tunnel produces, in one place. */
 export const TUNNEL_ERROR_CODES = Object.freeze({
@@ -13,7 +13,7 @@ export const TUNNEL_ERROR_CODES = Object.freeze({
   unusableUrl: 'tunnel_unusable_url',
   connectFailed: 'tunnel_connect_failed',
   closed: 'tunnel_closed',
-} as const);
+} as const satisfies Record<string, ErrorCode>);
 
 export type TunnelErrorCode = (typeof TUNNEL_ERROR_CODES)[keyof typeof TUNNEL_ERROR_CODES];
 

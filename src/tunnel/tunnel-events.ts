@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../shared/index.js';
+
 /** Why an open tunnel stopped carrying requests. */
 export type TunnelDownReason = 'sockets-gone' | 'probe-failed';
 
@@ -20,7 +22,7 @@ export type TunnelEvent =
   | {
       type: 'reopen-failed';
       attempt: number;
-      code: string;
+      code: ErrorCode;
       message: string;
       /** 0 when `isFinal`. */
       retryInMs: number;

@@ -5,7 +5,7 @@ import { attachTui } from '../../../src/cli/attach-tui.js';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 import { resolveConfig } from '../../../src/config/index.js';
 import { connectToDaemon } from '../../../src/control/index.js';
-import type { DaemonEvent } from '../../../src/shared/index.js';
+import type { DaemonEvent } from '../../../src/events/index.js';
 import { runCliInProcess, type InProcessRun } from '../../helpers/cli-harness.js';
 import { EXAMPLE_ROUTE, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
 import { useTeardown } from '../../helpers/use-teardown.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { UserError, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../../../src/shared/index.js';
+import { UserError } from '../../../src/shared/index.js';
+import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../../../src/events/index.js';
 import {
   deferred,
   logEvent,

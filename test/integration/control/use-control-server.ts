@@ -9,7 +9,7 @@ import {
   type ControlServer,
   type ControlServerOptions,
 } from '../../../src/control/index.js';
-import type { DaemonEvent, DaemonSnapshot } from '../../../src/shared/index.js';
+import type { DaemonEvent, DaemonSnapshot } from '../../../src/events/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
 export async function useDataDir(): Promise<string> {

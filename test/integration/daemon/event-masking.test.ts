@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createEventMasker } from '../../../src/daemon/event-masker.js';
 import { createRecordSink } from '../../../src/daemon/record-sink.js';
 import { openRecorder } from '../../../src/recorder/index.js';
-import type { DaemonEvent } from '../../../src/shared/index.js';
+import type { DaemonEvent, NewDaemonEvent } from '../../../src/events/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { KEY, MASKED_KEY, makeRecord } from '../../unit/recorder/make-record.js';
 
@@ -16,7 +16,7 @@ describe('what the daemon reports holds no key', () => {
   it.each<[string, DaemonEvent]>([
     ['a dev server line', { event: 'output', at, stream: 'stdout', line: `config: MEDIAN_KEY=${KEY}` }],
     ['a JSON dev server line', { event: 'output', at, stream: 'stderr', line: JSON.stringify({ env: { MEDIAN_KEY: KEY } }) }],
-    ['an error message and hint', { event: 'error', at, code: 'x', message: `failed with ${KEY}`, hint: `check ${encodeURIComponent(KEY)}` }],
+    ['an error message and hint', { event: 'error', at, code: 'internal_error', message: `failed with ${KEY}`, hint: `check ${encodeURIComponent(KEY)}` }],
     ['a log line', { event: 'log', at, level: 'warn', message: `key ${KEY} changed` }],
     ['a child command line', { event: 'child', at, state: 'running', pid: 1, command: `env MEDIAN_KEY=${KEY} node server.js` }],
     ['a recording failure', { event: 'recording', at, state: 'failing', message: `cannot write ${KEY}` }],
@@ -40,7 +40,7 @@ describe('what the daemon reports holds no key', () => {
     const dataDir = join(dir, 'data');
     await writeFile(dataDir, 'not a folder');
     const recorder = useTeardown(await openRecorder({ dataDir, secrets: [KEY] }), (r) => r.close());
-    const events: DaemonEvent[] = [];
+    const events: NewDaemonEvent[] = [];
     const masker = createEventMasker([KEY], { redactVisitor: false });
     const sink = createRecordSink(recorder, (event) => events.push(event), (record) => masker.maskRecord(record));
 

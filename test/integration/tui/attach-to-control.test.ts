@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MedianDevError, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../../../src/shared/index.js';
+import { MedianDevError } from '../../../src/shared/index.js';
+import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../../../src/events/index.js';
 import { attachTuiToControl, type TuiControlClient, type TuiEffect } from '../../../src/tui/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { callEvent, makeRecord, makeSnapshot } from '../../unit/tui/record-fixtures.js';

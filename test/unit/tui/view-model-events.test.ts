@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
-import type { DaemonEvent } from '../../../src/shared/index.js';
+import type { DaemonEvent } from '../../../src/events/index.js';
 import { formatHeader, initialState, reduce, selectedRecord, visibleRows, type TuiAction, type TuiState } from '../../../src/tui/index.js';
 import { callEvent, makeRecord, makeSnapshot } from './record-fixtures.js';
 
@@ -124,7 +124,7 @@ describe('daemon events in the header', () => {
     ['synced', { event: 'endpoint', at: 't', action: 'synced', id: 'ep_2', url: 'u', tools: [{ name: 'a', enabled: true }] }, 'endpoint synced', 'info'],
     ['child exited', { event: 'child', at: 't', state: 'exited', code: 1 }, 'child exited', 'warn'],
     ['recording failing', { event: 'recording', at: 't', state: 'failing', message: 'disk full' }, 'recording failing', 'error'],
-    ['error', { event: 'error', at: 't', code: 'x', message: 'Something broke.' }, 'median-dev', 'error'],
+    ['error', { event: 'error', at: 't', code: 'internal_error', message: 'Something broke.' }, 'median-dev', 'error'],
     ['output is ignored', { event: 'output', at: 't', stream: 'stdout', line: 'ready' }, 'child running pid 4242', null],
   ])('%s', (_name, daemonEvent, headerText, flash) => {
     const state = run(started(), event(daemonEvent));

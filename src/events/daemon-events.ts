@@ -1,4 +1,5 @@
-import type { CallRecord } from '../median/call-record.js';
+import type { CallRecord } from '../median/index.js';
+import type { ErrorCode } from '../shared/index.js';
 
 /**
  * Everything the daemon reports, as facts. The `--json` output prints these
@@ -56,9 +57,12 @@ export type DaemonEvent =
   | { event: 'output'; at: string; stream: 'stdout' | 'stderr'; line: string }
   | { event: 'recording'; at: string; state: 'ok' | 'failing'; message?: string }
   | { event: 'log'; at: string; level: 'info' | 'warn'; message: string }
-  | { event: 'error'; at: string; code: string; message: string; hint?: string };
+  | { event: 'error'; at: string; code: ErrorCode; message: string; hint?: string };
 
 export type DaemonEventName = DaemonEvent['event'];
+
+/** An event as a part emits it: the event hub stamps `at` when it fans it out. */
+export type NewDaemonEvent = DaemonEvent extends infer E ? (E extends DaemonEvent ? Omit<E, 'at'> : never) : never;
 
 /** The state a `watch` client or the TUI starts from before live events. */
 export interface DaemonSnapshot {
