@@ -6,3 +6,6 @@ export {
   startChildProcess,
 } from './child-runner.js';
 export { type LineSplitter, createLineSplitter } from './line-splitter.js';
+export { createChildKeeper, type ChildKeeper } from './child-keeper.js';
+export { buildChildEnv } from './child-env.js';
+export { reapOrphanChild } from './orphan-child.js';

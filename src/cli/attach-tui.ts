@@ -6,7 +6,7 @@ import { resolveToolSecret, type CallRecord } from '../median/index.js';
 import { createCallStore, toCurl, toHar } from '../recorder/index.js';
 import { attachTuiToControl, restoreTerminal, type AttachedTui, type TuiControlClient } from '../tui/index.js';
 import type { CliIo } from './cli-io.js';
-import { VERSION } from './program.js';
+import { VERSION } from './version.js';
 import { createTerminalEditor } from './terminal-editor.js';
 
 export interface TuiWiring {

@@ -5,6 +5,7 @@ import { classifyEndpoints } from '../endpoints/index.js';
 import { isReservedHostname } from '../tunnel/index.js';
 import { checkMedianKey, cloudUrlProblem, createMedianApiClient, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
 import { errorCode } from '../shared/errors.js';
+import { HEALTH_PATH, isProxyHealth } from '../shared/health-check.js';
 import { fetchManifest } from './fetch-manifest.js';
 import { keySourceOf } from './require-secret.js';
 
@@ -89,9 +90,9 @@ async function checkTunnel(config: Config, add: Add): Promise<void> {
     return;
   }
   try {
-    const response = await fetch(`${new URL(toolsUrl).origin}/__median-dev/health`, { signal: AbortSignal.timeout(5_000), redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1' } });
+    const response = await fetch(`${new URL(toolsUrl).origin}${HEALTH_PATH}`, { signal: AbortSignal.timeout(5_000), redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1' } });
     const text = await response.text();
-    if (response.ok && text.includes(control.instanceId)) add({ check: 'tunnel', status: 'ok', message: `${new URL(toolsUrl).origin} reaches this median-dev.` });
+    if (response.ok && isProxyHealth(text, control.instanceId)) add({ check: 'tunnel', status: 'ok', message: `${new URL(toolsUrl).origin} reaches this median-dev.` });
     else add({ check: 'tunnel', status: 'fail', message: `${new URL(toolsUrl).origin} answers ${response.status}, not this median-dev: the tunnel is down or points elsewhere.`, fix: 'median-dev reopens it by itself; if it stays down, restart `median-dev start`.' });
   } catch {
     add({ check: 'tunnel', status: 'warn', message: `${new URL(toolsUrl).origin} cannot be reached from this machine (DNS or network); that proves nothing about the tunnel.` });

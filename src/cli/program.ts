@@ -3,7 +3,9 @@ import type { CliIo } from './cli-io.js';
 import { VERDICT_KINDS, RISKS } from '../median/index.js';
 import { commandHandlers, type CommandHandlers } from './command-handlers.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
+
+export { VERSION };
 
 /** Options every command takes (SPEC §2.2). */
 function withCommonOptions(command: Command): Command {

@@ -14,3 +14,5 @@ export {
   type ConfigContext,
 } from './resolve-config.js';
 export { ignoreNewDataDir } from './ignore-data-dir.js';
+export { writeToolsUrl } from './env-file-writer.js';
+export { readSettledEnvFile } from './settled-env-file.js';

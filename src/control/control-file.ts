@@ -1,4 +1,5 @@
 import { readFile, unlink } from 'node:fs/promises';
+import { isProcessAlive } from '../platform/index.js';
 import { join } from 'node:path';
 import { MedianDevError, errorCode, writeFileAtomic } from '../shared/index.js';
 
@@ -68,17 +69,6 @@ export async function removeControlFileIfOurs(dataDir: string, instanceId: strin
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return false;
     throw error;
-  }
-}
-
-/** Signal 0 checks that a process exists; EPERM means it exists under another user. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    // The one place the control area asks the OS about a process; tests pass `isAlive` in.
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
   }
 }
 

@@ -1,5 +1,5 @@
-import { isMedianDevError } from '../shared/index.js';
-import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
+import { receivedErrorCode } from '../shared/index.js';
+import { commandErrorOf, type CommandError, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 
 /**
  * The control channel's frames (JSON text, one object a frame):
@@ -18,11 +18,8 @@ export const CONTROL_HEARTBEAT_INTERVAL_MS = 15_000;
 
 export type CommandId = string | number;
 
-export interface ControlErrorBody {
-  code: string;
-  message: string;
-  hint?: string;
-}
+/** The error body of a failed result frame. */
+export type ControlErrorBody = CommandError;
 
 export type ServerFrame =
   | { type: 'snapshot'; snapshot: DaemonSnapshot }
@@ -113,7 +110,7 @@ export function parseServerFrame(text: string): ServerFrame | undefined {
       if (!(isCommandId(value.id) || value.id === null)) return undefined;
       if (value.ok === true) return { type: 'result', id: value.id, ok: true, result: value.result };
       if (value.ok === false && isObject(value.error) && typeof value.error.code === 'string') {
-        const error: ControlErrorBody = { code: value.error.code, message: String(value.error.message ?? '') };
+        const error: ControlErrorBody = { code: receivedErrorCode(value.error.code), message: String(value.error.message ?? '') };
         if (typeof value.error.hint === 'string') error.hint = value.error.hint;
         return { type: 'result', id: value.id, ok: false, error };
       }
@@ -126,13 +123,10 @@ export function parseServerFrame(text: string): ServerFrame | undefined {
 
 /** The error body a failed command answers with. */
 export function errorBodyOf(error: unknown): ControlErrorBody {
-  if (isMedianDevError(error)) {
-    const body: ControlErrorBody = { code: error.code, message: error.message };
-    if (error.hint !== undefined) body.hint = error.hint;
-    return body;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: 'internal_error', message: `The daemon failed to run the command: ${message}` };
+  return commandErrorOf(error, (other) => {
+    const message = other instanceof Error ? other.message : String(other);
+    return { code: 'internal_error', message: `The daemon failed to run the command: ${message}` };
+  });
 }
 
 /** JSON text of a result frame; an answer that cannot be serialised becomes an error result. */

@@ -10,7 +10,6 @@ export {
 export {
   readControlFile,
   controlFilePath,
-  isProcessAlive,
   CONTROL_FILE_NAME,
   type ControlFileInfo,
   type ControlFileContents,

@@ -14,7 +14,7 @@ import { createCommandHandler } from './command-handler.js';
 import { createEventHub } from './event-hub.js';
 import { createEventMasker } from './event-masker.js';
 import { createRecordSink } from './record-sink.js';
-import { reapOrphanChild } from './orphan-child.js';
+import { reapOrphanChild } from '../child/index.js';
 import { createSerialQueue } from './serial-queue.js';
 import { startTunnelKeeper, type TunnelKeeper, type TunnelTuning } from './tunnel-keeper.js';
 import { createUrlKeeper } from './url-keeper.js';

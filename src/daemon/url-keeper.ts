@@ -1,17 +1,14 @@
 import type { StartConfig } from '../config/index.js';
-import { missingKeyHint, readProjectState, updateProjectState } from '../config/index.js';
+import { missingKeyHint, readProjectState, readSettledEnvFile, updateProjectState, writeToolsUrl } from '../config/index.js';
 import { createEndpointKeeper } from '../endpoints/index.js';
 import { createMedianApiClient, keyFingerprint, type Endpoint, type MedianApiClient } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { NewDaemonEvent } from '../events/index.js';
-import { buildChildEnv } from './child-env.js';
-import { createChildKeeper } from './child-keeper.js';
-import { writeToolsUrl } from './env-file-writer.js';
+import { buildChildEnv, createChildKeeper } from '../child/index.js';
 import { openRouteWithKey } from './route-opener.js';
 import { isRouteAnswering, waitForRoute } from './route-readiness.js';
 import { pause } from '../shared/delay.js';
-import { readSettledEnvFile } from './settled-env-file.js';
 
 /**
  * On shutdown the dev server gets 2 s after SIGTERM before SIGKILL (restarts

@@ -1,2 +1,3 @@
 export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand, NewDaemonEvent } from './daemon-events.js';
 export { errorEvent } from './error-event.js';
+export { commandErrorOf, type CommandError } from './command-error.js';

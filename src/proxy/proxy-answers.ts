@@ -4,8 +4,9 @@
  * bodies use the route protocol's envelope `{error: {code, message}}`.
  */
 import type { ServerResponse } from 'node:http';
+import { HEALTH_MARKER_HEADER, HEALTH_PATH, healthBody } from '../shared/health-check.js';
 
-export const HEALTH_PATH = '/__median-dev/health';
+export { HEALTH_PATH };
 
 export const PROXY_ERROR_CODES = Object.freeze({
   /** Refused, reset, unknown host…: nothing answered (502). */
@@ -65,8 +66,9 @@ export function sendHealth(method: string | undefined, res: ServerResponse, inst
     sendProxyError(res, 405, 'method_not_allowed', PROXY_MESSAGES.healthMethod);
     return;
   }
-  const body = JSON.stringify({ ok: true, service: 'median-dev', instance: instanceId });
+  const body = healthBody(instanceId);
   res.writeHead(200, {
+    [HEALTH_MARKER_HEADER]: instanceId,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',

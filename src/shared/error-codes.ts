@@ -79,6 +79,7 @@ const OWN_CODES = [
   'child_spawn_failed',
   // control channel (command errors included)
   'bad_frame',
+  'command_failed',
   'control_closed',
   'control_file_invalid',
   'control_file_write_failed',

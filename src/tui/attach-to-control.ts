@@ -1,5 +1,5 @@
-import { isMedianDevError } from '../shared/index.js';
-import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
+import { receivedErrorCode } from '../shared/index.js';
+import { commandErrorOf, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 import { startTui, type Tui, type TuiOptions } from './start-tui.js';
 import type { CommandError, TuiEffect } from './tui-actions.js';
 
@@ -32,19 +32,17 @@ export interface AttachedTui {
   close(): Promise<void>;
 }
 
-export function commandErrorOf(error: unknown): CommandError {
-  if (isMedianDevError(error)) {
-    const body: CommandError = { code: error.code, message: error.message };
-    if (error.hint !== undefined) body.hint = error.hint;
-    return body;
-  }
-  if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
-    const coded = error as { code: string; message?: unknown; hint?: unknown };
-    const body: CommandError = { code: coded.code, message: String(coded.message ?? coded.code) };
-    if (typeof coded.hint === 'string') body.hint = coded.hint;
-    return body;
-  }
-  return { code: 'command_failed', message: error instanceof Error ? error.message : String(error) };
+/** A failed command as the TUI shows it: a coded error keeps its code (a Node error's too). */
+export function tuiCommandError(error: unknown): CommandError {
+  return commandErrorOf(error, (other) => {
+    if (other && typeof other === 'object' && typeof (other as { code?: unknown }).code === 'string') {
+      const coded = other as { code: string; message?: unknown; hint?: unknown };
+      const body: CommandError = { code: receivedErrorCode(coded.code), message: String(coded.message ?? coded.code) };
+      if (typeof coded.hint === 'string') body.hint = coded.hint;
+      return body;
+    }
+    return { code: 'command_failed', message: other instanceof Error ? other.message : String(other) };
+  });
 }
 
 /**
@@ -66,7 +64,7 @@ export function attachTuiToControl(client: TuiControlClient, options: AttachTuiO
         const result = await client.send(command);
         tui.dispatch({ type: 'command-result', command, ok: true, result });
       } catch (error) {
-        tui.dispatch({ type: 'command-result', command, ok: false, error: commandErrorOf(error) });
+        tui.dispatch({ type: 'command-result', command, ok: false, error: tuiCommandError(error) });
       }
     },
   });

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import type { CommandError, ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
 import type { Flash, TuiState } from './tui-state.js';
 
 /**
@@ -9,11 +9,7 @@ import type { Flash, TuiState } from './tui-state.js';
  */
 export type TuiKey = string;
 
-export interface CommandError {
-  code: string;
-  message: string;
-  hint?: string;
-}
+export type { CommandError } from '../events/index.js';
 
 export type TuiAction =
   | { type: 'snapshot'; snapshot: DaemonSnapshot }

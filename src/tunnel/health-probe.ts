@@ -1,7 +1,6 @@
-/** The path the probe asks for through the public URL; the proxy answers it itself. */
-export const HEALTH_PATH = '/__median-dev/health';
-/** A header the proxy sets on its health answer, so no tunnel server's own answer is mistaken for it. */
-export const HEALTH_MARKER_HEADER = 'x-median-dev-health';
+import { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth, isProxyMarker } from '../shared/health-check.js';
+
+export { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth };
 
 /** What one probe of `<public url>/__median-dev/health` found. */
 export type HealthProbeResult =
@@ -40,7 +39,7 @@ export function nextProbeStrikes(strikes: number, verdict: HealthVerdict): numbe
 
 /**
  * A probe that uses `fetch` (global fetch by default). The answer counts as
- * the proxy's when it carries the marker header or is the proxy's health
+ * the proxy's when it carries the proxy's marker header or is the proxy's health
  * JSON `{ok: true, service: "median-dev", instance}` (with `instanceId`
  * given, only that instance's).
  */
@@ -54,21 +53,11 @@ export function createFetchHealthProbe(options: { fetch?: typeof fetch; instance
       // bypass-tunnel-reminder skips loca.lt's interstitial page for browsers.
       const res = await doFetch(url, { signal, redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1', accept: 'application/json' } });
       const text = (await res.text()).slice(0, 4096);
-      return { kind: 'answered', status: res.status, isFromProxy: res.headers.has(HEALTH_MARKER_HEADER) || isProxyHealth(text, options.instanceId) };
+      return { kind: 'answered', status: res.status, isFromProxy: isProxyMarker(res.headers.get(HEALTH_MARKER_HEADER), options.instanceId) || isProxyHealth(text, options.instanceId) };
     } catch (error) {
       return { kind: 'unreachable', error };
     }
   };
-}
-
-/** Whether `text` is the proxy's health answer (see src/proxy's sendHealth). */
-export function isProxyHealth(text: string, instanceId?: string): boolean {
-  try {
-    const body = JSON.parse(text) as { service?: unknown; instance?: unknown } | null;
-    return body?.service === 'median-dev' && (instanceId === undefined || body.instance === instanceId);
-  } catch {
-    return false; // not JSON: not the proxy's answer
-  }
 }
 
 const RESERVED_TLDS = ['.test', '.localhost', '.invalid', '.example'];

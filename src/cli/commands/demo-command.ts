@@ -7,8 +7,9 @@ import { startDaemon } from '../../daemon/index.js';
 import { startEmulator, type Traffic } from '../../emulator/index.js';
 import { startTunnelServer } from '../../tunnel-server/index.js';
 import { writeLine, type CliIo } from '../cli-io.js';
-import { VERSION } from '../program.js';
-import { createCliLogger, runDaemonInForeground } from './start-command.js';
+import { createCliLogger } from '../cli-logger.js';
+import { runDaemonInForeground } from '../foreground-daemon.js';
+import { VERSION } from '../version.js';
 import { findFreePort } from '../../shared/free-port.js';
 
 /** The compiled example route (dist/examples/…), next to this file's dist/src/cli/commands/. */

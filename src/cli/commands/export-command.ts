@@ -4,7 +4,7 @@ import { createCallStore, toHar } from '../../recorder/index.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
-import { VERSION } from '../program.js';
+import { VERSION } from '../version.js';
 
 export async function runExport(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);

@@ -2,15 +2,14 @@ import { relative } from 'node:path';
 import { resolveStartConfig, type StartConfig, type StartFlags } from '../../config/index.js';
 import { keyFingerprint, secretsToMask } from '../../median/index.js';
 import { errorCode } from '../../shared/errors.js';
-import { startDaemon, type Daemon } from '../../daemon/index.js';
-import type { Logger } from '../../shared/logger.js';
+import { startDaemon } from '../../daemon/index.js';
 import { useColor, writeLine, type CliIo } from '../cli-io.js';
+import { createCliLogger } from '../cli-logger.js';
 import { eventToJsonLine, eventToLogLine } from '../format-event.js';
-import { createOutputMasker } from '../output-masker.js';
+import { runDaemonInForeground } from '../foreground-daemon.js';
 import { assertKeyShape } from '../require-secret.js';
 import { createStyle } from '../terminal-style.js';
-import { VERSION } from '../program.js';
-import { attachDaemonTui, type TuiWiring } from '../attach-tui.js';
+import { VERSION } from '../version.js';
 import { envFileFlag } from '../load-config.js';
 
 export function toStartFlags(options: Record<string, unknown>): StartFlags {
@@ -29,75 +28,6 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
   flags.debug = options.debug === true;
   flags.redactVisitor = options.redactVisitor === true;
   return flags;
-}
-
-export function createCliLogger(io: CliIo, options: { debug: boolean; quiet: boolean; secrets?: ReadonlyArray<string | undefined> }): Logger {
-  const mask = createOutputMasker(options.secrets ?? []).text;
-  const write = (level: string, message: string) => {
-    if (options.quiet) return;
-    io.stderr.write(`${level.padEnd(9)}${mask(message)}\n`);
-  };
-  return {
-    debug: (m) => (options.debug ? write('debug', m) : undefined),
-    info: () => undefined, // the daemon reports what matters as events
-    warn: (m) => write('warn', m),
-    error: (m) => write('error', m),
-  };
-}
-
-/**
- * Runs a started daemon in the foreground: prints its events (JSON lines,
- * log lines or the TUI) and closes it on SIGINT/SIGTERM; a second signal
- * exits at once.
- */
-export async function runDaemonInForeground(
-  daemon: Daemon,
-  io: CliIo,
-  mode: { json: boolean; tui: boolean; isDemo?: boolean; config: TuiWiring['config'] },
-): Promise<void> {
-  const style = createStyle(useColor(io));
-  let detachTui: (() => void) | undefined;
-  if (mode.tui) {
-    detachTui = attachDaemonTui(daemon, io, { config: mode.config, isDemo: mode.isDemo === true, onQuit: () => void daemon.close() });
-  } else {
-    const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
-      if (mode.json) {
-        if (event.event === 'output') io.stderr.write(`[dev] ${event.line}\n`);
-        else io.stdout.write(`${eventToJsonLine(event)}\n`);
-        return;
-      }
-      const line = eventToLogLine(event, style);
-      if (line !== undefined) writeLine(io.stdout, line);
-    };
-    for (const event of initialEvents(daemon)) print(event);
-    daemon.events.on(print);
-  }
-
-  let signals = 0;
-  const unsubscribe = io.onSignal(() => {
-    signals += 1;
-    if (signals > 1) {
-      detachTui?.();
-      daemon.killNow();
-      io.stderr.write('median-dev: second signal, exiting now (the dev server was killed).\n');
-      io.exit(130);
-      return;
-    }
-    void daemon.close();
-  });
-  try {
-    await daemon.closed;
-  } finally {
-    unsubscribe();
-    detachTui?.();
-  }
-}
-
-/** The events that happened before we subscribed, rebuilt from the snapshot. */
-function initialEvents(daemon: Daemon) {
-  const snapshot = daemon.snapshot();
-  const at = new Date().toISOString();
-  return snapshot.proxyUrl ? [{ event: 'proxy' as const, at, url: snapshot.proxyUrl }] : [];
 }
 
 export async function runStart(command: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { tempPathFor, writeFileAtomic } from '../../../src/shared/private-files.js';
-import { writeToolsUrl } from '../../../src/daemon/env-file-writer.js';
+import { writeToolsUrl } from '../../../src/config/env-file-writer.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
 const URL = 'https://new.lt.median.test/api/median';

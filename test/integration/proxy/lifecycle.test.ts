@@ -1,3 +1,5 @@
+import { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyMarker } from '../../../src/shared/health-check.js';
+import { createFetchHealthProbe } from '../../../src/tunnel/index.js';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -34,6 +36,22 @@ describe('the health endpoint', () => {
     expect(targetHits).toBe(0);
     expect(records).toEqual([]);
     expect(started).toEqual([]);
+  });
+
+  it('marks its health answer with the header the tunnel probe looks for', async () => {
+    const { proxy } = await useRecordingProxy({ target: 'http://127.0.0.1:9', instanceId: 'inst_7' });
+
+    const answer = await send(`${proxy.url}${HEALTH_PATH}`);
+    const head = await send(`${proxy.url}${HEALTH_PATH}`, { method: 'HEAD' });
+    const ours = await createFetchHealthProbe({ instanceId: 'inst_7' })(`${proxy.url}${HEALTH_PATH}`, { signal: AbortSignal.timeout(5_000) });
+    const another = await createFetchHealthProbe({ instanceId: 'inst_8' })(`${proxy.url}${HEALTH_PATH}`, { signal: AbortSignal.timeout(5_000) });
+
+    // The marker names the instance, so a body-less answer (HEAD) is still recognised.
+    expect(answer.headers[HEALTH_MARKER_HEADER]).toBe('inst_7');
+    expect(head.headers[HEALTH_MARKER_HEADER]).toBe('inst_7');
+    expect(isProxyMarker(head.headers[HEALTH_MARKER_HEADER] as string, 'inst_7')).toBe(true);
+    expect(ours).toEqual({ kind: 'answered', status: 200, isFromProxy: true });
+    expect(another).toEqual({ kind: 'answered', status: 200, isFromProxy: false });
   });
 
   it('makes up an instance id when none is given', async () => {

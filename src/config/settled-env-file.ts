@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { readEnvFile } from '../config/index.js';
+import { readEnvFile } from './env-file-reader.js';
 import { errorCode } from '../shared/errors.js';
 
 /** How long two reads of the env file are apart, and how many tries at most. */

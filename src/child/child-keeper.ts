@@ -1,4 +1,4 @@
-import { startChildProcess, type ChildRunner } from '../child/index.js';
+import { startChildProcess, type ChildRunner } from './child-runner.js';
 import type { Logger } from '../shared/logger.js';
 import { forgetChild, noteChild } from './orphan-child.js';
 import type { NewDaemonEvent } from '../events/index.js';

@@ -1,4 +1,4 @@
-import { setEnvVariableInBytes } from '../config/index.js';
+import { setEnvVariableInBytes } from './env-file-editor.js';
 import { errorCode, UserError } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/private-files.js';
 import { readSettledEnvBytes } from './settled-env-file.js';

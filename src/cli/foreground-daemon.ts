@@ -1,0 +1,60 @@
+import type { Daemon } from '../daemon/index.js';
+import { attachDaemonTui, type TuiWiring } from './attach-tui.js';
+import { useColor, writeLine, type CliIo } from './cli-io.js';
+import { eventToJsonLine, eventToLogLine } from './format-event.js';
+import { createStyle } from './terminal-style.js';
+
+/**
+ * Runs a started daemon in the foreground: prints its events (JSON lines,
+ * log lines or the TUI) and closes it on SIGINT/SIGTERM; a second signal
+ * exits at once.
+ */
+export async function runDaemonInForeground(
+  daemon: Daemon,
+  io: CliIo,
+  mode: { json: boolean; tui: boolean; isDemo?: boolean; config: TuiWiring['config'] },
+): Promise<void> {
+  const style = createStyle(useColor(io));
+  let detachTui: (() => void) | undefined;
+  if (mode.tui) {
+    detachTui = attachDaemonTui(daemon, io, { config: mode.config, isDemo: mode.isDemo === true, onQuit: () => void daemon.close() });
+  } else {
+    const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
+      if (mode.json) {
+        if (event.event === 'output') io.stderr.write(`[dev] ${event.line}\n`);
+        else io.stdout.write(`${eventToJsonLine(event)}\n`);
+        return;
+      }
+      const line = eventToLogLine(event, style);
+      if (line !== undefined) writeLine(io.stdout, line);
+    };
+    for (const event of initialEvents(daemon)) print(event);
+    daemon.events.on(print);
+  }
+
+  let signals = 0;
+  const unsubscribe = io.onSignal(() => {
+    signals += 1;
+    if (signals > 1) {
+      detachTui?.();
+      daemon.killNow();
+      io.stderr.write('median-dev: second signal, exiting now (the dev server was killed).\n');
+      io.exit(130);
+      return;
+    }
+    void daemon.close();
+  });
+  try {
+    await daemon.closed;
+  } finally {
+    unsubscribe();
+    detachTui?.();
+  }
+}
+
+/** The events that happened before we subscribed, rebuilt from the snapshot. */
+function initialEvents(daemon: Daemon) {
+  const snapshot = daemon.snapshot();
+  const at = new Date().toISOString();
+  return snapshot.proxyUrl ? [{ event: 'proxy' as const, at, url: snapshot.proxyUrl }] : [];
+}
