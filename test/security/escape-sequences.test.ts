@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createCallStore } from '../../src/recorder/index.js';
 import { runCliInProcess } from '../helpers/cli-harness.js';
 import { useTempDir } from '../helpers/e2e-world.js';
-import { makeRecord } from '../unit/recorder/make-record.js';
+import { makeRecord } from '../helpers/make-record.js';
 
 /**
  * Break 2: escape sequences sent by anyone on the internet reached the

@@ -9,7 +9,7 @@ import type { DaemonEvent } from '../../../src/events/index.js';
 import { runCliInProcess, type InProcessRun } from '../../helpers/cli-harness.js';
 import { EXAMPLE_ROUTE, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
-import { fakeTty } from '../../integration/tui/terminal-streams.js';
+import { fakeTty } from '../../helpers/terminal-streams.js';
 import { findLeaks, keyNeedles, readTree } from './leak-search.js';
 
 /**

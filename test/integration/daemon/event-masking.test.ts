@@ -7,7 +7,7 @@ import { createRecordSink } from '../../../src/daemon/record-sink.js';
 import { openRecorder } from '../../../src/recorder/index.js';
 import type { DaemonEvent, NewDaemonEvent } from '../../../src/events/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
-import { KEY, MASKED_KEY, makeRecord } from '../../unit/recorder/make-record.js';
+import { KEY, MASKED_KEY, makeRecord } from '../../helpers/make-record.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const OTHER_KEY = `median_key_${'Rotated9'.repeat(4)}wxyz`;

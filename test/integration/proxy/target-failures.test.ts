@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../../src/shared/index.js';
+import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { ROUTE, send, toolCallBody, useRecordingProxy } from './proxy-harness.js';
 
@@ -137,8 +137,7 @@ describe("Median's 10 s limit", () => {
       });
       release = () => res.end('{"result":"late"}');
     });
-    const hangUps: string[] = [];
-    const logger = { ...silentLogger, debug: (message: string) => hangUps.push(message) };
+    const logger = createRecordingLogger();
     const { proxy, started, waitForRecords } = await useRecordingProxy({ target: target.url, logger });
 
     const caller = request(`${proxy.url}${ROUTE}`, { method: 'POST', agent: false });
@@ -149,7 +148,7 @@ describe("Median's 10 s limit", () => {
     await vi.waitFor(() => expect(started).toHaveLength(1));
     await vi.waitFor(() => expect(release).toBeDefined());
     caller.destroy();
-    await vi.waitFor(() => expect(hangUps.some((m) => m.includes('hung up'))).toBe(true));
+    await vi.waitFor(() => expect(logger.messages('debug').some((m) => m.includes('hung up'))).toBe(true));
     release?.();
 
     const [record] = await waitForRecords(1);

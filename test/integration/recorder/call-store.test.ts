@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCallStore } from '../../../src/recorder/index.js';
-import { KEY, MASKED_KEY, makeRecord } from '../../unit/recorder/make-record.js';
+import { KEY, MASKED_KEY, makeRecord } from '../../helpers/make-record.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
 
 describe('append and list', () => {

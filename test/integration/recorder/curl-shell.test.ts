@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { deriveToolSecret, verifySignature } from '../../../src/median/index.js';
 import { toCurl } from '../../../src/recorder/index.js';
-import { KEY, makeRecord } from '../../unit/recorder/make-record.js';
+import { KEY, makeRecord } from '../../helpers/make-record.js';
 
 const run = promisify(execFile);
 const secret = deriveToolSecret(KEY);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCallStore } from '../../../src/recorder/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
-import { makeRecord } from '../../unit/recorder/make-record.js';
+import { makeRecord } from '../../helpers/make-record.js';
 import { useDataDir } from './use-data-dir.js';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../../../src/shared/index.js';
 import { createCallStore } from '../../../src/recorder/index.js';
-import { makeRecord } from '../../unit/recorder/make-record.js';
+import { makeRecord } from '../../helpers/make-record.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
 
 async function segmentNames(dataDir: string): Promise<string[]> {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createCallStore } from '../../../src/recorder/index.js';
 import { readLinesBackward } from '../../../src/recorder/segment-files.js';
-import { makeRecord } from '../../unit/recorder/make-record.js';
+import { makeRecord } from '../../helpers/make-record.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
 
 async function segmentNames(dataDir: string): Promise<string[]> {

@@ -3,8 +3,8 @@ import { MedianDevError } from '../../../src/shared/index.js';
 import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../../../src/events/index.js';
 import { attachTuiToControl, type TuiControlClient, type TuiEffect } from '../../../src/tui/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
-import { callEvent, makeRecord, makeSnapshot } from '../../unit/tui/record-fixtures.js';
-import { fakeTty } from './terminal-streams.js';
+import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
+import { fakeTty } from '../../helpers/terminal-streams.js';
 
 /** An in-memory control client: the shape src/control's client offers the TUI. */
 function memoryClient(snapshot: DaemonSnapshot) {

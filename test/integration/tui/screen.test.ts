@@ -1,8 +1,8 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startTui, type Tui, type TuiEffect, type TuiOptions } from '../../../src/tui/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
-import { callEvent, makeRecord, makeSnapshot } from '../../unit/tui/record-fixtures.js';
-import { fakeTty, type FakeTty } from './terminal-streams.js';
+import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
+import { fakeTty, type FakeTty } from '../../helpers/terminal-streams.js';
 
 /** Lets blessed's setImmediate flush and the stream deliver what was written (no timers involved). */
 async function settle(): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deriveToolSecret, verifySignature } from '../../../src/median/index.js';
 import { shellQuote, toCurl } from '../../../src/recorder/index.js';
-import { KEY, makeRecord } from './make-record.js';
+import { KEY, makeRecord } from '../../helpers/make-record.js';
 
 const secret = deriveToolSecret(KEY);
 const NOW = new Date(2025, 5, 15, 9, 58, 7).getTime();

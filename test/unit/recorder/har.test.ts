@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toHar } from '../../../src/recorder/index.js';
-import { makeRecord } from './make-record.js';
+import { makeRecord } from '../../helpers/make-record.js';
 
 type Shape = Record<string, 'string' | 'number' | 'object' | 'array' | 'string?' | 'number?' | 'object?' | 'array?'>;
 

@@ -7,7 +7,7 @@ import {
   maskAuthorization,
   maskSecretValue,
 } from '../../../src/shared/index.js';
-import { KEY, MASKED_KEY, makeRecord } from '../recorder/make-record.js';
+import { KEY, MASKED_KEY, makeRecord } from '../../helpers/make-record.js';
 
 const TOOL_SECRET = 'f0e1d2c3'.repeat(8);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCurl, formatDetail, formatRow } from '../../../src/tui/index.js';
 import { keyName } from '../../../src/tui/key-names.js';
-import { makeRecord } from './record-fixtures.js';
+import { makeRecord } from '../../helpers/record-fixtures.js';
 
 const replayed = makeRecord({
   tool: 'refund_order',

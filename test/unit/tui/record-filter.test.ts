@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { parseFilter, recordMatches } from '../../../src/tui/index.js';
-import { makeRecord } from './record-fixtures.js';
+import { makeRecord } from '../../helpers/record-fixtures.js';
 
 const refused = makeRecord({
   tool: 'refund_order',

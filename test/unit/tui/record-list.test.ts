@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RecordList } from '../../../src/tui/record-list.js';
-import { makeRecord } from './record-fixtures.js';
+import { makeRecord } from '../../helpers/record-fixtures.js';
 
 describe('RecordList', () => {
   it('appends and finds records by id', () => {

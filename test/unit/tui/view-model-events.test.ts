@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import type { DaemonEvent } from '../../../src/events/index.js';
 import { formatHeader, initialState, reduce, selectedRecord, visibleRows, type TuiAction, type TuiState } from '../../../src/tui/index.js';
-import { callEvent, makeRecord, makeSnapshot } from './record-fixtures.js';
+import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
 
 function run(state: TuiState, ...actions: TuiAction[]): TuiState {
   return actions.reduce((current, action) => reduce(current, action).state, state);

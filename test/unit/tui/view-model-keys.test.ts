@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { initialState, reduce, selectedRecord, type TuiEffect, type TuiState } from '../../../src/tui/index.js';
-import { makeRecord, makeSnapshot } from './record-fixtures.js';
+import { makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
 
 /** Oldest first: A … E. The list shows E (newest) on top. */
 const RECORDS: Record<string, CallRecord> = {

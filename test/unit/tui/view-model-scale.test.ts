@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { initialState, reduce, selectedRecord, visibleRows, type TuiAction, type TuiState } from '../../../src/tui/index.js';
-import { callEvent, makeRecord, makeSnapshot } from './record-fixtures.js';
+import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
 
 const COUNT = 100_000;
 

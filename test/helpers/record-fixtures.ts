@@ -1,5 +1,5 @@
-import type { CallRecord, Risk } from '../../../src/median/index.js';
-import type { DaemonEvent, DaemonSnapshot } from '../../../src/events/index.js';
+import type { CallRecord, Risk } from '../../src/median/index.js';
+import type { DaemonEvent, DaemonSnapshot } from '../../src/events/index.js';
 
 let counter = 0;
 

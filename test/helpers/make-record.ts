@@ -1,4 +1,4 @@
-import type { CallRecord } from '../../../src/median/index.js';
+import type { CallRecord } from '../../src/median/index.js';
 
 export const KEY = 'median_key_' + 'Zq7Xw2Lp'.repeat(4) + 'abcd';
 export const MASKED_KEY = 'median_key_****abcd';
