@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../shared/private-files.js';
+import { safeJson } from '../shared/output-sanitiser.js';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Daemon } from '../daemon/index.js';
@@ -41,7 +42,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
       if (effect.type === 'export-har') {
         const records = await createCallStore(config.dataDir).list({ limit: Number.MAX_SAFE_INTEGER });
         const file = join(io.cwd, `median-dev-${new Date().toISOString().replace(/[:.]/g, '-')}.har`);
-        await writeFile(file, `${JSON.stringify(toHar(records.reverse(), { creator: { name: 'median-dev', version: VERSION } }), null, 2)}\n`, { mode: 0o600 });
+        await writeFileAtomic(file, `${safeJson(toHar(records.reverse(), { creator: { name: 'median-dev', version: VERSION } }), 2)}\n`, { mode: 0o600 });
         attached.tui.dispatch({ type: 'flash', text: `Wrote ${records.length} calls to ${file}` });
       }
     },

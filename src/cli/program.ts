@@ -163,7 +163,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     program
       .command('export')
       .description('export recorded calls')
-      .requiredOption('--har <file>', 'write a HAR 1.2 file (opens in browser devtools)')
+      .requiredOption('--har <file>', 'write a HAR 1.2 file (opens in browser devtools), 0600; - for standard output')
       .option('--tool <name>', 'only calls to this tool')
       .option('--limit <n>', 'at most this many, newest first'),
   ).action((options) => handlers.export(options, io));

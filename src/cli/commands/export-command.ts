@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { createCallStore, toHar } from '../../recorder/index.js';
 import { UserError, errorCode } from '../../shared/errors.js';
+import { writeFileAtomic } from '../../shared/private-files.js';
+import { safeJson } from '../../shared/output-sanitiser.js';
 import { writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
 import { VERSION } from '../version.js';
@@ -9,6 +10,7 @@ import { VERSION } from '../version.js';
 export async function runExport(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);
   const file = String(options.har);
+  const isStdout = file === '-';
   const path = isAbsolute(file) ? file : resolve(io.cwd, file);
   const records = await createCallStore(config.dataDir).list({
     ...(typeof options.tool === 'string' ? { tool: options.tool } : {}),
@@ -18,8 +20,15 @@ export async function runExport(options: Record<string, unknown>, io: CliIo): Pr
     creator: { name: 'median-dev', version: VERSION },
     baseUrl: config.state.toolsUrl ? new URL(config.state.toolsUrl).origin : config.target,
   });
+  const text = `${safeJson(har, 2)}\n`;
+  if (isStdout) {
+    // `--har -`: standard output, as curl -o - and tar -f - mean.
+    io.stdout.write(text);
+    return;
+  }
   try {
-    await writeFile(path, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600 });
+    // A new file replaces the old one, so an existing 0644 file becomes 0600 too (SECURITY.md).
+    await writeFileAtomic(path, text, { mode: 0o600, followSymlinks: true });
   } catch (error) {
     throw new UserError('export_write_failed', `Cannot write ${path} (${errorCode(error) ?? String(error)}).`, {
       hint: 'Pick a path in a folder you can write to.',
