@@ -5,7 +5,7 @@ import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } fro
 import { MedianDevError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { errorEvent, type ControlCommand, type DaemonEvent, type DaemonSnapshot, type NewDaemonEvent } from '../events/index.js';
-import { createCallStore, openRecorder, type Recorder } from '../recorder/index.js';
+import { createCallStore, openRecorder, skippedLinesNote, type Recorder } from '../recorder/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
 import { readControlFile, startControlServer, type ControlServer } from '../control/index.js';
 import { startFileWatcher, type FileWatcher } from '../watch/index.js';
@@ -264,6 +264,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (abort.signal.aborted) return;
       if (ignoredNote) emit({ event: 'log', level: 'info', message: ignoredNote });
       if (reapedNote) emit({ event: 'log', level: 'warn', message: reapedNote });
+      const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
+      if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
       queue.push(() => urls.startAtRememberedUrl());
       tunnel = await startTunnelKeeper({
         config,

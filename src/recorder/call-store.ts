@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import type { CallRecord, VerdictKind } from '../median/index.js';
+import { isCallRecord, type CallRecord, type VerdictKind } from '../median/index.js';
 import { UserError, errorCode } from '../shared/index.js';
 import { callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
@@ -34,6 +35,12 @@ export interface CallStore {
   get(recordId: string): Promise<CallRecord | undefined>;
   /** Complete records in the store. */
   count(): Promise<number>;
+  /**
+   * Lines this store skipped so far because they are not a call record
+   * (not JSON, or fields of the wrong type: see `isCallRecord`). Each
+   * distinct line is counted once, however often it is read.
+   */
+  skippedLines(): number;
 }
 
 export interface CallCandidate {
@@ -48,9 +55,9 @@ const MAX_CANDIDATES = 20;
 function parseLine(line: Buffer): CallRecord | undefined {
   try {
     const value = JSON.parse(line.toString('utf8')) as unknown;
-    if (value && typeof value === 'object' && typeof (value as CallRecord).id === 'string') return value as CallRecord;
+    if (isCallRecord(value)) return value;
   } catch {
-    /* A corrupt line (there should be none: torn ones are skipped earlier) is left out. */
+    /* A corrupt line (there should be none: torn ones are skipped earlier) is left out, and counted. */
   }
   return undefined;
 }
@@ -83,6 +90,8 @@ export function createCallStore(dataDir: string): CallStore {
   const callsDir = callsDirOf(dataDir);
   // Closed segments never change, so their line counts are kept by size.
   const counted = new Map<string, { size: number; lines: number }>();
+  /** Lines skipped as not a record, by a hash of their content (a line read twice counts once). */
+  const skipped = new Set<string>();
 
   /** The segments; a calls folder that cannot be read (a file in its place, …) is the user's to fix. */
   async function segments(): Promise<Awaited<ReturnType<typeof listSegments>>> {
@@ -109,10 +118,13 @@ export function createCallStore(dataDir: string): CallStore {
       if (!mustContain.every((needle) => line.includes(needle))) continue;
       const record = parseLine(line);
       if (record) yield record;
+      else skipped.add(createHash('sha1').update(line).digest('hex'));
     }
   }
 
   return {
+    skippedLines: () => skipped.size,
+
     async list(query = {}) {
       const limit = query.limit === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(query.limit));
       const result: CallRecord[] = [];

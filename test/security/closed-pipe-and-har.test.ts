@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI_PATH, runCliInProcess } from '../helpers/cli-harness.js';
 import { useTempDir } from '../helpers/e2e-world.js';
-import { makeRecord } from '../unit/recorder/make-record.js';
+import { makeRecord } from '../helpers/make-record.js';
 
 /** Runs the built CLI with its stdout closed by the reader before it writes (as `| head -0` does). */
 function runWithClosedStdout(argv: string[], cwd: string): Promise<{ code: number | null; stderr: string }> {

@@ -2,6 +2,7 @@ import { createCallStore } from '../../recorder/index.js';
 import type { VerdictKind } from '../../median/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
+import { saySkippedLines } from '../say-skipped.js';
 import { safeStrings } from '../../shared/output-sanitiser.js';
 import { createStyle, formatTable, styleSignature, styleVerdict } from '../terminal-style.js';
 
@@ -13,6 +14,7 @@ export async function runCalls(options: Record<string, unknown>, io: CliIo): Pro
     ...(typeof options.verdict === 'string' ? { verdict: options.verdict as VerdictKind } : {}),
     limit: parseCount(options.limit, '--limit') ?? 50,
   });
+  saySkippedLines(store, config.dataDir, io);
   if (config.json) {
     writeJson(io, records);
     return;

@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../shared/private-files.js';
 import { safeJson } from '../../shared/output-sanitiser.js';
 import { writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
+import { saySkippedLines } from '../say-skipped.js';
 import { VERSION } from '../version.js';
 
 export async function runExport(options: Record<string, unknown>, io: CliIo): Promise<void> {
@@ -12,10 +13,12 @@ export async function runExport(options: Record<string, unknown>, io: CliIo): Pr
   const file = String(options.har);
   const isStdout = file === '-';
   const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-  const records = await createCallStore(config.dataDir).list({
+  const store = createCallStore(config.dataDir);
+  const records = await store.list({
     ...(typeof options.tool === 'string' ? { tool: options.tool } : {}),
     limit: parseCount(options.limit, '--limit') ?? Number.MAX_SAFE_INTEGER,
   });
+  saySkippedLines(store, config.dataDir, io);
   const har = toHar(records.slice().reverse(), {
     creator: { name: 'median-dev', version: VERSION },
     baseUrl: config.state.toolsUrl ? new URL(config.state.toolsUrl).origin : config.target,

@@ -4,6 +4,7 @@ import { missingKeyHint } from '../../config/index.js';
 import { UserError } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
+import { saySkippedLines } from '../say-skipped.js';
 import { formatRecord } from '../format-record.js';
 import { createStyle } from '../terminal-style.js';
 import { diffResponses } from '../../replay/index.js';
@@ -11,7 +12,7 @@ import { diffResponses } from '../../replay/index.js';
 export async function runShow(id: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);
   const store = createCallStore(config.dataDir);
-  const record = await store.findByToolCallId(id);
+  const record = await store.findByToolCallId(id).finally(() => saySkippedLines(store, config.dataDir, io));
   if (options.curl === true) {
     if (!config.medianKey && !config.toolSecret) {
       throw new UserError('missing_key', 'A curl command has to be signed, and no MEDIAN_KEY is set.', {
