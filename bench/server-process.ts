@@ -10,7 +10,10 @@
 import { BENCH_ROUTE } from './signed-calls.js';
 import { startBenchTarget, type BenchServer } from './bench-target.js';
 import { startBareProxy } from './bare-proxy.js';
-import { startRecordingProxy } from '../src/proxy/index.js';
+import localtunnel from 'localtunnel';
+import { startRecordingProxy, type RecordingProxy } from '../src/proxy/index.js';
+import { startTunnelServer } from '../src/tunnel-server/index.js';
+import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
 import { openRecorder } from '../src/recorder/index.js';
 import { deriveToolSecret, type CallRecord } from '../src/median/index.js';
 
@@ -24,6 +27,24 @@ export type ServerSpec =
       medianKey: string;
       /** `drop`: records are built and counted but not stored (to tell the proxy's cost from the recorder's). Default `store`. */
       records?: 'store' | 'drop';
+    }
+  /** The loopback localtunnel server; its url is what clients pass as the tunnel host. */
+  | { role: 'tunnel-server' }
+  /** The stock `localtunnel` npm client, tunnelling to `target` straight; its url is the tunnel's public URL. */
+  | { role: 'stock-tunnel'; tunnelHost: string; target: string; subdomain: string }
+  /**
+   * median-dev's tunnel into its recording proxy (records stored), as the
+   * daemon wires them; `handOff: false` pipes each tunnel socket into a
+   * second loopback connection to the proxy, as before issue 10.
+   */
+  | {
+      role: 'median-tunnel';
+      tunnelHost: string;
+      target: string;
+      dataDir: string;
+      medianKey: string;
+      subdomain: string;
+      handOff: boolean;
     };
 
 export interface RecordingStats {
@@ -54,7 +75,7 @@ interface Running {
 
 const SETTLE_TIMEOUT_MS = 30_000;
 
-async function startRecording(spec: Extract<ServerSpec, { role: 'recording-proxy' }>): Promise<Running> {
+async function startRecording(spec: Pick<Extract<ServerSpec, { role: 'recording-proxy' }>, 'target' | 'dataDir' | 'medianKey' | 'records'>): Promise<Running & { proxy: RecordingProxy }> {
   // As the daemon does it: the key is masked in every record.
   const recorder = spec.records === 'drop' ? undefined : await openRecorder({ dataDir: spec.dataDir, secrets: [spec.medianKey] });
   const stats: RecordingStats = { recorded: 0, appendFailures: 0, signatures: {}, verdicts: {}, storeRecords: 0, storeBytes: 0 };
@@ -83,6 +104,7 @@ async function startRecording(spec: Extract<ServerSpec, { role: 'recording-proxy
   });
   return {
     url: proxy.url,
+    proxy,
     async settle() {
       if (appending > 0) {
         await new Promise<void>((resolve, reject) => {
@@ -104,6 +126,26 @@ async function startRecording(spec: Extract<ServerSpec, { role: 'recording-proxy
   };
 }
 
+async function startMedianTunnel(spec: Extract<ServerSpec, { role: 'median-tunnel' }>): Promise<Running> {
+  const recording = await startRecording(spec);
+  const { proxy } = recording;
+  const tunnel = await startTunnel({
+    provider: createLocaltunnelProvider({ host: spec.tunnelHost }),
+    localPort: proxy.port,
+    subdomain: spec.subdomain,
+    nameRetryMs: 0,
+    ...(spec.handOff ? { handOff: (socket) => proxy.acceptConnection(socket) } : {}),
+  });
+  return {
+    url: tunnel.url ?? '',
+    settle: () => recording.settle(),
+    async close() {
+      await tunnel.close();
+      await recording.close();
+    },
+  };
+}
+
 async function start(spec: ServerSpec): Promise<Running> {
   let server: BenchServer;
   switch (spec.role) {
@@ -115,6 +157,19 @@ async function start(spec: ServerSpec): Promise<Running> {
       break;
     case 'recording-proxy':
       return startRecording(spec);
+    case 'tunnel-server': {
+      const tunnelServer = await startTunnelServer();
+      return { url: tunnelServer.url, settle: async () => null, close: () => tunnelServer.close() };
+    }
+    case 'stock-tunnel': {
+      const target = new URL(spec.target);
+      // As users run it (`lt --port 3000`): no local_host, so no Host-rewriting transform; it connects to localhost.
+      const tunnel = await localtunnel({ port: Number(target.port), host: spec.tunnelHost, subdomain: spec.subdomain });
+      tunnel.on('error', () => undefined); // a bench run reports failed requests; the client's own errors would crash it
+      return { url: tunnel.url, settle: async () => null, close: async () => void tunnel.close() };
+    }
+    case 'median-tunnel':
+      return startMedianTunnel(spec);
     default: {
       const never: never = spec;
       throw new Error(`unknown role ${JSON.stringify(never)}`);

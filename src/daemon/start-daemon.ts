@@ -270,6 +270,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       tunnel = await startTunnelKeeper({
         config,
         localPort: prox.port,
+        acceptConnection: (socket) => prox.acceptConnection(socket),
         instanceId,
         logger,
         emit,

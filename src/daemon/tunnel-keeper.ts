@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { StartConfig } from '../config/index.js';
 import { readProjectState } from '../config/index.js';
 import { MedianDevError, codeOf } from '../shared/errors.js';
@@ -20,6 +21,8 @@ import { pause } from '../shared/delay.js';
 export interface TunnelKeeperOptions {
   config: StartConfig;
   localPort: number;
+  /** The proxy's HTTP server takes tunnel sockets straight (no second loopback hop). */
+  acceptConnection?: (socket: Socket) => void;
   /** The proxy's instance id: the health probe recognises our own answer by it. */
   instanceId: string;
   logger: Logger;
@@ -93,6 +96,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
           {
             provider,
             localPort: options.localPort,
+            ...(options.acceptConnection ? { handOff: options.acceptConnection } : {}),
             ...(subdomain ? { subdomain } : {}),
             logger,
             ...(probe ? { probe } : {}),

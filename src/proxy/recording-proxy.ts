@@ -81,6 +81,12 @@ export interface RecordingProxy {
   setSecret(secret: Uint8Array | undefined): void;
   /** Points new requests at another dev server origin. */
   setTarget(target: string): void;
+  /**
+   * Serves a connection that did not come through the listener (a tunnel
+   * socket): the same HTTP server reads it, so a tunnelled request takes no
+   * second loopback hop. Destroyed at once after close().
+   */
+  acceptConnection(socket: Duplex): void;
 }
 
 function parseTarget(target: string): URL {
@@ -286,6 +292,13 @@ export async function startRecordingProxy(
     close,
     setSecret(next) {
       secret = next;
+    },
+    acceptConnection(socket) {
+      if (closing) {
+        socket.destroy();
+        return;
+      }
+      server.emit('connection', socket);
     },
     setTarget(next) {
       targetUrl = parseTarget(next);

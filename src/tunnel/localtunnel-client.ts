@@ -48,6 +48,7 @@ export function createLocaltunnelProvider(options: LocaltunnelProviderOptions): 
           size: registration.maxConnCount,
           localHost: options.localHost ?? '127.0.0.1',
           localPort: request.localPort,
+          ...(request.handOff ? { handOff: request.handOff } : {}),
           logger,
           lostAfterMs: options.lostAfterMs ?? 3000,
           connectTimeoutMs: openTimeoutMs,

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { codeOf } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
@@ -11,6 +12,8 @@ export interface StartTunnelOptions {
   provider: TunnelProvider;
   /** The proxy's port on 127.0.0.1. */
   localPort: number;
+  /** See TunnelOpenRequest.handOff: tunnel sockets go straight to the proxy's HTTP server. */
+  handOff?: (socket: Socket) => void;
   /**
    * Asked for on every open and reopen (the project's stable name), so a name
    * that was taken comes back once it is free again.
@@ -94,6 +97,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   const strikesForDown = options.probeStrikesForDown ?? 3;
   const listeners = new Set<(event: TunnelEvent) => void>();
   const life = new AbortController();
+  const openRequest = { localPort: options.localPort, subdomain: options.subdomain, ...(options.handOff ? { handOff: options.handOff } : {}) };
 
   let connection: TunnelConnection | undefined;
   let lastUrl: string | undefined;
@@ -170,7 +174,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   const reopen = async (): Promise<void> => {
     if (life.signal.aborted) return;
     try {
-      const next = await options.provider.open({ localPort: options.localPort, subdomain }, { signal: life.signal });
+      const next = await options.provider.open(openRequest, { signal: life.signal });
       if (life.signal.aborted) {
         await next.close();
         return;
@@ -214,7 +218,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
 
   const first = await openFirst({
     provider: options.provider,
-    request: { localPort: options.localPort, subdomain },
+    request: openRequest,
     nameRetryMs: options.nameRetryMs ?? 2_000,
     nameRetryBaseMs: options.nameRetryBaseMs ?? 250,
     signal,

@@ -1,9 +1,16 @@
+import type { Socket } from 'node:net';
 import type { Logger } from '../shared/logger.js';
 
 /** What `startTunnel` asks a provider for. */
 export interface TunnelOpenRequest {
   /** The local port requests are piped to (on 127.0.0.1). */
   localPort: number;
+  /**
+   * Given, each tunnel socket is handed to this (the proxy's HTTP server,
+   * `server.emit('connection', socket)`) once it connected, instead of being
+   * piped into a second loopback connection to `localPort`: one hop less.
+   */
+  handOff?: (socket: Socket) => void;
   /** The subdomain asked for; the server may hand out another (a hostname change). */
   subdomain?: string;
 }

@@ -10,6 +10,8 @@ export interface SocketClusterOptions {
   /** Where requests go: 127.0.0.1 (not localhost, which may resolve to ::1). */
   localHost: string;
   localPort: number;
+  /** Hands each connected socket to the local HTTP server instead of piping it to `localPort`. */
+  handOff?: (socket: Socket) => void;
   logger: Logger;
   /** With no socket for this long the cluster is lost. */
   lostAfterMs: number;
@@ -121,7 +123,17 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     remote.once('data', (first: Buffer) => {
       carried = true;
       remote.pause();
-      pipeToLocal(remote, first, options);
+      if (!options.handOff) {
+        pipeToLocal(remote, first, options);
+        return;
+      }
+      // Handed over only once a request arrives: an HTTP server counts a
+      // connection's header and request timeouts from when it gets it, and an
+      // idle tunnel socket would be answered 408 (unasked) after a minute.
+      remote.unshift(first);
+      options.handOff(remote);
+      // A data listener does not resume a stream paused by hand: the server reads the first chunk now.
+      remote.resume();
     });
     remote.on('error', (error: NodeJS.ErrnoException) => {
       if (connectedAt === undefined && error.code === 'ECONNREFUSED') isRefused = true;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
 import { readBody, useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
+import { echoThrough, useWebSocketEcho } from '../../helpers/websocket-echo.js';
 import { requestVia, tunnelHost, useTunnelServer } from '../../helpers/use-tunnel-server.js';
 import { useRealClient } from './real-localtunnel.js';
 
@@ -77,20 +77,9 @@ describe('tunnel server with the real localtunnel client', () => {
   it('passes WebSocket upgrades through', async () => {
     const server = await useTunnelServer();
     const app = await useHttpServer((_req, res) => res.end('no'));
-    const wss = useTeardown(new WebSocketServer({ server: app.server }), (w) => new Promise((r) => w.close(r)));
-    wss.on('connection', (socket) => socket.on('message', (data) => socket.send(`echo:${String(data)}`)));
+    useWebSocketEcho(app);
     await useRealClient(server, app.port, 'sockets');
-
-    const ws = useTeardown(new WebSocket(`ws://127.0.0.1:${server.port}/live`, { headers: { host: tunnelHost(server, 'sockets') } }), (w) =>
-      w.terminate(),
-    );
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
-    const reply = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
-    ws.send('hello');
-    expect(await reply).toBe('echo:hello');
+    expect(await echoThrough(server.port, tunnelHost(server, 'sockets'))).toBe('echo:hello');
   });
 
   it('answers 404 JSON for a host no client holds', async () => {
