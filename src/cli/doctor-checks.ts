@@ -1,9 +1,9 @@
 import { access, constants } from 'node:fs/promises';
 import type { Config } from '../config/index.js';
 import { readControlFile } from '../control/index.js';
-import { classifyEndpoints } from '../endpoints/index.js';
+import { ALLOW_PRODUCTION_FLAG, checkOrganisation, clashAdvice, classifyEndpoints, decideProductionGuard, OWNER_LABELS, parseClash } from '../endpoints/index.js';
 import { isReservedHostname } from '../tunnel/index.js';
-import { checkMedianKey, cloudUrlProblem, createMedianApiClient, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
+import { checkMedianKey, cloudUrlProblem, createMedianApiClient, KEY_MESSAGES, MANIFEST_LIMITS, resolveToolSecret, syncFix } from '../median/index.js';
 import { errorCode } from '../shared/errors.js';
 import { HEALTH_PATH, isProxyHealth } from '../shared/health-check.js';
 import { fetchManifest } from './fetch-manifest.js';
@@ -54,23 +54,26 @@ async function checkEnvFile(config: Config, add: Add, fileToolsUrl: string | und
   add({ check: 'env-file', status: 'ok', message: `${config.envFile} has MEDIAN_TOOLS_URL=${fileToolsUrl ?? '(unset)'}.` });
 }
 
-async function checkRoute(config: Config, add: Add, hasKey: boolean): Promise<void> {
+/** Returns the manifest's tool names when it would sync. */
+async function checkRoute(config: Config, add: Add, hasKey: boolean): Promise<string[] | undefined> {
   const url = `${config.target}${config.route}`;
   if (!hasKey) {
     add({ check: 'route', status: 'warn', message: `Skipped the signed manifest read of ${url}: no usable key.` });
-    return;
+    return undefined;
   }
   const secret = resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret });
   const fetched = await fetchManifest(url, secret);
   if (fetched.outcome.kind === 'no-answer') {
     add({ check: 'route', status: 'fail', message: `${url} does not answer.`, fix: 'Start your dev server (or pass it to `median-dev start -- …`), and check --target and --route.' });
-    return;
+    return undefined;
   }
   if (!fetched.judgement.ok) {
-    add({ check: 'route', status: 'fail', message: `A signed manifest read of ${url} would fail Median's sync: ${fetched.judgement.message}`, fix: 'Run `median-dev manifest` for every problem.' });
-    return;
+    const fix = syncFix(fetched.judgement.message);
+    add({ check: 'route', status: 'fail', message: `A signed manifest read of ${url} would fail Median's sync: ${fetched.judgement.message}`, fix: `${fix ? `${fix} ` : ''}Run \`median-dev manifest\` for every problem.` });
+    return undefined;
   }
   add({ check: 'route', status: 'ok', message: `${url} answers a signed manifest read with ${fetched.judgement.manifest.tools.length} tools that pass every sync rule.` });
+  return fetched.judgement.manifest.tools.map((t) => t.name);
 }
 
 async function checkTunnel(config: Config, add: Add): Promise<void> {
@@ -99,7 +102,7 @@ async function checkTunnel(config: Config, add: Add): Promise<void> {
   }
 }
 
-async function checkEndpoints(config: Config, add: Add): Promise<void> {
+async function checkEndpoints(config: Config, add: Add, toolNames: string[] | undefined): Promise<void> {
   if (!config.medianKey) return;
   let endpoints;
   try {
@@ -110,22 +113,46 @@ async function checkEndpoints(config: Config, add: Add): Promise<void> {
   }
   const classified = classifyEndpoints(endpoints, config.state);
   const current = classified.find((e) => e.isCurrent);
+  const guard = decideProductionGuard(endpoints, config.state);
+  if (guard.kind === 'stop') {
+    add({ check: 'production', status: 'fail', message: guard.message, fix: guard.hint });
+  } else if (guard.production.length > 0) {
+    add({
+      check: 'production',
+      status: 'warn',
+      message: `This organisation serves production (or a preview): ${guard.production.map((e) => e.url).join(', ')}. This project connects into it because ${ALLOW_PRODUCTION_FLAG} was given.`,
+      fix: `Use a key from a separate development organisation (Settings → API there); \`median-dev start --no-allow-production-org\` forgets the flag.`,
+    });
+  }
   if (!current) {
     add({ check: 'endpoint', status: config.state.toolsUrl ? 'fail' : 'warn', message: 'Median has no endpoint for this project.', fix: '`median-dev start` connects it.' });
   } else if (current.status === 'synced') {
     add({ check: 'endpoint', status: 'ok', message: `${current.id} at ${current.url} is synced (${current.tools.filter((t) => t.enabled).length}/${current.tools.length} tools on).` });
   } else {
-    const clash = classified.filter((e) => e.clashesWithCurrent);
+    const clash = parseClash(current.error);
+    const other = clash ? classified.find((e) => e.url === clash.otherUrl) : undefined;
     add({
       check: 'endpoint',
       status: 'fail',
-      message: `${current.id} at ${current.url}: ${current.status}${current.error ? `. Sync failed: ${current.error}` : ''}`,
-      fix: clash.length > 0 ? 'Run `median-dev endpoints prune` to remove the clashing endpoint (it asks first).' : 'Fix the route (see `median-dev manifest`), then `median-dev sync`.',
+      message: `${current.id} at ${current.url}: ${current.status}${current.error ? `. Sync failed: ${current.error}` : ''}${other ? ` (${other.url} is ${OWNER_LABELS[other.owner]})` : ''}`,
+      fix: clash
+        ? clashAdvice({ tool: clash.tool, otherUrl: clash.otherUrl, otherOwner: other?.owner })
+        : (syncFix(current.error) ?? 'Fix the route (see `median-dev manifest`), then `median-dev sync`.'),
     });
   }
   const stale = classified.filter((e) => e.isStale);
   if (stale.length > 0) add({ check: 'stale-endpoints', status: 'warn', message: `${stale.length} stale endpoint${stale.length === 1 ? '' : 's'} of this project are still connected.`, fix: '`median-dev endpoints prune --yes` removes them.' });
-  if (endpoints.length >= 9) add({ check: 'endpoint-limit', status: 'warn', message: `${endpoints.length} of the 10 endpoints an organization can connect are in use.`, fix: 'Remove endpoints you no longer use (`median-dev endpoints`).' });
+  const teammates = classified.filter((e) => e.owner === 'dev-tunnel');
+  if (teammates.length > 0) {
+    add({ check: 'dev-tunnels', status: 'warn', message: `${teammates.length} other dev tunnel${teammates.length === 1 ? '' : 's'} (likely a teammate’s) share this organisation: ${teammates.map((e) => e.url).join(', ')}.`, fix: 'Each developer is best off with their own development organisation and key; tool names have to be unique across all of them.' });
+  }
+  if (toolNames) {
+    const problems = checkOrganisation(toolNames, endpoints, config.state);
+    for (const p of problems) add({ check: 'organisation', status: 'fail', message: p.message, fix: p.fix });
+    if (problems.length === 0) add({ check: 'organisation', status: 'ok', message: `The ${toolNames.length} tools pass the organisation-wide rules (unique names, 20 tools, 10 endpoints) against its ${classified.filter((e) => !e.isCurrent).length} other endpoints.` });
+  } else if (endpoints.length >= MANIFEST_LIMITS.maxEndpoints - 1) {
+    add({ check: 'endpoint-limit', status: 'warn', message: `${endpoints.length} of the ${MANIFEST_LIMITS.maxEndpoints} endpoints an organization can connect are in use.`, fix: 'Remove endpoints you no longer use (`median-dev endpoints`).' });
+  }
 }
 
 /** Every doctor check, in the order a developer would fix them. */
@@ -134,8 +161,8 @@ export async function runDoctorChecks(config: Config, fileToolsUrl: string | und
   const add: Add = (c) => checks.push(c);
   const hasKey = await checkKey(config, add);
   await checkEnvFile(config, add, fileToolsUrl);
-  await checkRoute(config, add, hasKey);
+  const toolNames = await checkRoute(config, add, hasKey);
   await checkTunnel(config, add);
-  if (hasKey) await checkEndpoints(config, add);
+  if (hasKey) await checkEndpoints(config, add, toolNames);
   return checks;
 }

@@ -1,4 +1,5 @@
 import type { DaemonEvent } from '../events/index.js';
+import { OWNER_LABELS, type EndpointOwner } from '../endpoints/index.js';
 import { safeJson, safeStrings } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 
@@ -12,6 +13,8 @@ export function eventToJsonLine(event: DaemonEvent): string {
 }
 
 const label = (style: Style, text: string) => style.dim(text.padEnd(9));
+
+const ownerLabel = (owner: EndpointOwner | null | undefined): string => (owner ? OWNER_LABELS[owner] : 'no longer listed');
 
 /** A plain log line for `--no-tui`, or undefined for events not worth a line. */
 export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefined {
@@ -35,8 +38,14 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
     case 'endpoint': {
       const tools = event.tools ? style.dim(` (${event.tools.length} tool${event.tools.length === 1 ? '' : 's'})`) : '';
       const base = `${label(style, 'endpoint')}${event.action} ${event.id} ${event.url}`;
-      if (event.action === 'sync-failed') return `${base}\n${' '.repeat(9)}${style.red(event.error ?? 'sync failed')}`;
-      if (event.action === 'clash') return `${base}\n${' '.repeat(9)}${style.yellow(`→ ${event.fix ?? 'median-dev endpoints prune'}`)}`;
+      if (event.action === 'sync-failed') {
+        const fix = event.fix ? `\n${' '.repeat(9)}${style.yellow(`→ ${event.fix}`)}` : '';
+        return `${base}\n${' '.repeat(9)}${style.red(event.error ?? 'sync failed')}${fix}`;
+      }
+      if (event.action === 'clash') {
+        const whose = event.otherUrl ? `${' '.repeat(9)}clashes with ${event.otherUrl} (${ownerLabel(event.otherOwner)})\n` : '';
+        return `${base}\n${whose}${' '.repeat(9)}${style.yellow(`→ ${event.fix ?? 'median-dev endpoints'}`)}`;
+      }
       if (event.action === 'synced') return `${label(style, 'endpoint')}${style.green('synced')} ${event.id} ${event.url}${tools}`;
       return base + tools;
     }

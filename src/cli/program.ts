@@ -69,6 +69,8 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--public-url <origin>', 'with --tunnel none: the public origin that reaches the proxy')
       .option('--watch <glob>', 'a change to a matching file triggers a sync (repeatable)', collect)
       .option('--no-auto-fix', 'do not change or remove stale endpoints')
+      .option('--allow-production-org', 'connect even into an organisation that holds production endpoints (remembered for this project)')
+      .option('--no-allow-production-org', 'forget an earlier --allow-production-org for this project')
       .option('--no-tui', 'plain log lines instead of the terminal UI')
       .option('--json', 'one JSON event a line on stdout (implies --no-tui)')
       .option('--redact-visitor', 'mask visitor email and name in recordings'),
@@ -173,6 +175,10 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     .description('run the local Median emulator (the Median API and the cloud side of calls)')
     .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '4100')
     .option('--json', 'print the URL and key as JSON')
+    .option('--production <url>', 'hold a production endpoint at this URL, answered by the emulator (e.g. https://acme.example/api/median)')
+    .option('--production-tools <names>', 'the production endpoint’s tools, comma-separated', 'shipParcel,trackParcel')
+    .option('--teammate <url>', 'hold a teammate’s dev tunnel endpoint at this URL (e.g. https://dana-7f3a.loca.lt/api/median)')
+    .option('--teammate-tools <names>', 'the teammate endpoint’s tools, comma-separated', 'orderStatus')
     .action((options) => handlers.emulate(options, io));
 
   program

@@ -18,6 +18,11 @@ export interface ProjectState {
   toolsUrl?: string;
   /** Every tools URL this data dir has used (proof an endpoint was ours). */
   tunnelUrls?: string[];
+  /**
+   * `start --allow-production-org` was given once: this project may connect
+   * into an organisation that holds production endpoints.
+   */
+  allowProductionOrg?: boolean;
   updatedAt?: string;
 }
 
@@ -66,11 +71,12 @@ export async function readProjectState(dataDir: string): Promise<ProjectState> {
   return { ...(parsed as ProjectState), version: STATE_VERSION };
 }
 
-/** The fields median-dev writes are strings (tunnelUrls: strings); unknown ones are kept as they are. */
+/** The fields median-dev writes are strings (tunnelUrls: strings; allowProductionOrg: a boolean); unknown ones are kept as they are. */
 function isFieldOk(name: string, value: unknown): boolean {
   if (name === 'version') return true;
   if (name === 'tunnelUrls') return Array.isArray(value) && value.every((url) => typeof url === 'string');
   if (STRING_FIELDS.has(name)) return typeof value === 'string';
+  if (name === 'allowProductionOrg') return typeof value === 'boolean';
   return true;
 }
 

@@ -24,6 +24,8 @@ export interface StartFlags extends CommonFlags {
   publicUrl?: string;
   watch?: string[];
   autoFix?: boolean;
+  /** true: --allow-production-org; false: --no-allow-production-org (forget it); absent: what the data dir remembers. */
+  allowProductionOrg?: boolean;
   tui?: boolean;
   redactVisitor?: boolean;
 }
@@ -62,6 +64,8 @@ export interface StartConfig extends Config {
   publicUrl: string | undefined;
   watch: string[];
   autoFix: boolean;
+  /** The flag as given (undefined: not given; the data dir's state decides). */
+  allowProductionOrg: boolean | undefined;
   tui: boolean;
   redactVisitor: boolean;
 }
@@ -188,6 +192,7 @@ export async function resolveStartConfig(
     publicUrl,
     watch: flags.watch ?? [],
     autoFix: flags.autoFix !== false,
+    allowProductionOrg: flags.allowProductionOrg,
     tui: !json && flags.tui !== false && context.isTTY,
     redactVisitor: flags.redactVisitor === true,
   } satisfies StartConfig);

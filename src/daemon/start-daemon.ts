@@ -182,7 +182,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   emit({ event: 'proxy', url: prox.url });
 
   try {
-    await updateProjectState(config.dataDir, { target: config.target, route: config.route, proxyUrl: prox.url, medianApi: config.medianApi });
+    await updateProjectState(config.dataDir, {
+      target: config.target,
+      route: config.route,
+      proxyUrl: prox.url,
+      medianApi: config.medianApi,
+      // --allow-production-org is remembered for this project; --no-allow-production-org forgets it.
+      ...(config.allowProductionOrg === undefined ? {} : { allowProductionOrg: config.allowProductionOrg }),
+    });
 
     const urls = createUrlKeeper({
       config,

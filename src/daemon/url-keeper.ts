@@ -85,7 +85,12 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
     api: requireApi,
     readMemory: async () => {
       const state = await readProjectState(config.dataDir);
-      return { endpointId: state.endpointId, toolsUrl: state.toolsUrl, tunnelUrls: state.tunnelUrls };
+      return {
+        endpointId: state.endpointId,
+        toolsUrl: state.toolsUrl,
+        tunnelUrls: state.tunnelUrls,
+        allowProductionOrg: config.allowProductionOrg ?? state.allowProductionOrg,
+      };
     },
     remember: async ({ endpointId, toolsUrl: url }) => {
       const state = await readProjectState(config.dataDir);

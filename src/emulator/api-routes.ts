@@ -7,12 +7,15 @@ import { checkEndpointUrl } from './endpoint-url-rules.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
 import type { KeyRing } from './key-ring.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { EMULATOR_PREFIX, type EmulatorRoutes } from './emulator-routes.js';
 
 export interface ApiRoutesOptions {
   /** The org's keys: any non-revoked one authenticates a call. */
   keys: Pick<KeyRing, 'match'>;
   registry: EndpointRegistry;
   connectRate: RateLimiter;
+  /** OUR extensions under /v1/emulator (held endpoints, approvals). */
+  extensions: EmulatorRoutes;
   logger: Logger;
 }
 
@@ -43,6 +46,9 @@ export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessa
     const path = url.pathname.replace(/\/+$/, '') || '/';
     if (path !== '/v1' && !path.startsWith('/v1/')) throw notFound(method, path);
     const callerKey = assertApiKey(req.headers.authorization, options.keys);
+    if (path === EMULATOR_PREFIX || path.startsWith(`${EMULATOR_PREFIX}/`)) {
+      return options.extensions.handle(method, path, method === 'POST' ? await readJson(req) : {}, callerKey);
+    }
 
     if (path === COLLECTION) {
       if (method === 'GET') return { status: 200, body: { endpoints: registry.list() } };

@@ -35,7 +35,7 @@ export const DEFAULT_EMULATOR_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
   diagnosticsKeepChars: 2_000,
   maxManifestBytes: SYNC_LIMITS.maxManifestBytes,
   maxAnswerBytes: MEDIAN_CALL_LIMITS.maxAnswerBytes,
-  maxEndpoints: 10,
+  maxEndpoints: MANIFEST_LIMITS.maxEndpoints,
   maxTools: MANIFEST_LIMITS.maxTools,
   syncRate: Object.freeze({ perHour: 60, burst: 10 }),
   connectRate: Object.freeze({ perHour: 60, burst: 10 }),

@@ -14,6 +14,7 @@ import {
 import type { Logger } from '../shared/index.js';
 import { ApiError } from './api-error.js';
 import { endpointUrlKey } from './endpoint-url-rules.js';
+import { heldManifestAnswer } from './held-endpoint.js';
 import type { EmulatorLimits } from './emulator-limits.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -40,6 +41,8 @@ export interface EndpointRecord {
   key: string;
   /** Syncs of one endpoint run one after the other. */
   queue: Promise<unknown>;
+  /** Set for an endpoint the emulator answers for itself (production, a teammate's tunnel): its manifest. */
+  held?: ManifestTool[];
 }
 
 export interface EndpointRegistryOptions {
@@ -98,7 +101,7 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
     record.error = null;
     let outcome: SyncFetchOutcome | undefined;
     try {
-      outcome = await options.fetchManifest(url, key);
+      outcome = record.held ? heldManifestAnswer(record.held) : await options.fetchManifest(url, key);
     } catch (error) {
       logger.error('emulator: sync failed unexpectedly', { url, error: String(error) });
       if (isCurrent(record, url)) fail(record, SYNC_MESSAGES.couldNotSync);
@@ -163,6 +166,45 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
     return { endpoint: queueSync(record) };
   }
 
+  /**
+   * Connect (opening the route) with the caller's `key`. A URL that is
+   * already connected is reconnected (the docs' key-rotation recipe opens
+   * the route again), not refused: it keeps its id and switches, is bound
+   * to `key` from now on, and syncs again.
+   */
+  function connect(url: string, key: string): { record: EndpointRecord; created: boolean } {
+    const existing = byUrl(url);
+    if (existing) {
+      if (existing.key !== key) {
+        existing.key = key;
+        logger.info('emulator: endpoint bound to another key', { id: existing.id, url, key: keyFingerprint(key) });
+      }
+      existing.status = 'pending';
+      existing.error = null;
+      return { record: existing, created: false };
+    }
+    if (records.size >= limits.maxEndpoints) {
+      throw new ApiError(400, 'too_many_tool_endpoints', CONNECT_MESSAGES.tooManyEndpoints);
+    }
+    const record: EndpointRecord = {
+      id: options.newId(),
+      url,
+      status: 'pending',
+      error: null,
+      tools: [],
+      manifestTools: [],
+      switches: new Map(),
+      createdAt: iso(),
+      order: ++order,
+      syncedAt: null,
+      key,
+      queue: Promise.resolve(),
+    };
+    records.set(record.id, record);
+    logger.info('emulator: endpoint connected', { id: record.id, url });
+    return { record, created: true };
+  }
+
   return {
     list(): Endpoint[] {
       return [...records.values()].sort((a, b) => a.order - b.order).map(snapshot);
@@ -171,43 +213,17 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
       return [...records.values()].sort((a, b) => a.order - b.order);
     },
     snapshot,
+    connect,
     /**
-     * Connect (opening the route) with the caller's `key`. A URL that is
-     * already connected is reconnected (the docs' key-rotation recipe opens
-     * the route again), not refused: it keeps its id and switches, is bound
-     * to `key` from now on, and syncs again.
+     * OUR extension: an endpoint the emulator answers for itself (a production
+     * deployment, a teammate's tunnel), connected like any other (the 10
+     * endpoint limit, bound to `key`) and synced against the same rules.
+     * Holding a URL that is connected already replaces its manifest.
      */
-    connect(url: string, key: string): { record: EndpointRecord; created: boolean } {
-      const existing = byUrl(url);
-      if (existing) {
-        if (existing.key !== key) {
-          existing.key = key;
-          logger.info('emulator: endpoint bound to another key', { id: existing.id, url, key: keyFingerprint(key) });
-        }
-        existing.status = 'pending';
-        existing.error = null;
-        return { record: existing, created: false };
-      }
-      if (records.size >= limits.maxEndpoints) {
-        throw new ApiError(400, 'too_many_tool_endpoints', CONNECT_MESSAGES.tooManyEndpoints);
-      }
-      const record: EndpointRecord = {
-        id: options.newId(),
-        url,
-        status: 'pending',
-        error: null,
-        tools: [],
-        manifestTools: [],
-        switches: new Map(),
-        createdAt: iso(),
-        order: ++order,
-        syncedAt: null,
-        key,
-        queue: Promise.resolve(),
-      };
-      records.set(record.id, record);
-      logger.info('emulator: endpoint connected', { id: record.id, url });
-      return { record, created: true };
+    hold(url: string, tools: ManifestTool[], key: string): { record: EndpointRecord; synced: Promise<Endpoint> } {
+      const { record } = connect(url, key);
+      record.held = tools;
+      return { record, synced: queueSync(record) };
     },
     /** The sync after a connect's answer. */
     syncInBackground(record: EndpointRecord): void {

@@ -8,3 +8,5 @@ export type { HostResolver } from './outbound-request.js';
 export { API_KEY_RULES } from './api-auth.js';
 export { ENDPOINT_URL_RULES } from './endpoint-url-rules.js';
 export { sampleInput } from './sample-input.js';
+export type { HeldEndpointSpec } from './held-endpoint.js';
+export type { ApprovalRequest, ApproveOptions, ApprovedRunFault } from './approvals.js';

@@ -4,6 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { Endpoint } from '../median/index.js';
 import { MedianDevError, silentLogger, type Logger } from '../shared/index.js';
 import { createApiHandler } from './api-routes.js';
+import { ApiError } from './api-error.js';
+import { createApprovals, type ApprovalRequest, type ApproveOptions } from './approvals.js';
+import { createEmulatorRoutes } from './emulator-routes.js';
+import { checkEndpointUrl } from './endpoint-url-rules.js';
+import { heldTool, type HeldEndpointSpec } from './held-endpoint.js';
 import { resolveLimits, type EmulatorLimits } from './emulator-limits.js';
 import { createEndpointRegistry } from './endpoint-registry.js';
 import { createKeyRing, generateMedianKey } from './key-ring.js';
@@ -64,6 +69,23 @@ export interface Emulator {
    */
   addResolver(resolve: HostResolver): () => void;
   callTool(request: CallToolRequest): Promise<EmulatedCall>;
+  /**
+   * OUR extension: an endpoint the emulator answers for itself — the
+   * organisation's production deployment (`https://acme.example/api/median`)
+   * or a teammate's tunnel (`https://dana-7f3a.loca.lt/api/median`) — bound to
+   * the first key and synced against the same rules. Resolves once synced
+   * (it may have failed: a clash, the 20-tool limit). Also
+   * `POST /v1/emulator/endpoints` and `median-dev emulate --production/--teammate`.
+   */
+  holdEndpoint(spec: HeldEndpointSpec): Promise<Endpoint>;
+  /** A reviewed/high call waiting for its approval (nothing is sent yet). Also `POST /v1/emulator/approvals`. */
+  requestApproval(request: CallToolRequest): ApprovalRequest;
+  /**
+   * Approves it: the call runs with the request's id as `toolCallId` and
+   * `approvedBy`, or ends with the docs' call error (`runError`) when the
+   * tool is gone or `fault` says so. Also `POST /v1/emulator/approvals/{id}/approve`.
+   */
+  approve(id: string, options?: ApproveOptions): Promise<EmulatedCall>;
   diagnostics(endpointUrl?: string): Promise<EmulatedDiagnostics>;
   startTraffic(options: TrafficOptions): Traffic;
   close(): Promise<void>;
@@ -107,8 +129,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }),
   });
   const caller = createToolCaller({ registry, secretFor: (key) => keys.secretFor(key), limits, now, resolvers, signal: closing.signal, logger });
+  const approvals = createApprovals({ registry, caller, now });
   const server: Server = createServer(
-    createApiHandler({ keys, registry, connectRate: createRateLimiter(limits.connectRate, now), logger }),
+    createApiHandler({
+      keys,
+      registry,
+      connectRate: createRateLimiter(limits.connectRate, now),
+      extensions: createEmulatorRoutes({ registry, approvals }),
+      logger,
+    }),
   );
 
   const host = options.host ?? '127.0.0.1';
@@ -152,6 +181,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       };
     },
     callTool: (request) => caller.callTool(request),
+    async holdEndpoint(spec) {
+      try {
+        return await registry.hold(checkEndpointUrl(spec.url), spec.tools.map(heldTool), keys.first).synced;
+      } catch (error) {
+        throw error instanceof ApiError ? new MedianDevError(error.code, error.message, { details: { status: error.status } }) : error;
+      }
+    },
+    requestApproval: (request) => approvals.request(request),
+    approve: (id, approveOptions) => approvals.approve(id, approveOptions),
     diagnostics: (endpointUrl) => caller.diagnostics(endpointUrl),
     startTraffic: (trafficOptions) =>
       startTraffic(trafficOptions, { registry, callTool: caller.callTool, logger, closed: closing.signal }),

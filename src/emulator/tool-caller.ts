@@ -14,12 +14,17 @@ import { MedianDevError, type Logger } from '../shared/index.js';
 import { ApiError } from './api-error.js';
 import type { EmulatorLimits } from './emulator-limits.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
+import { heldCallAnswer } from './held-endpoint.js';
 import { sendOutbound, type HostResolver, type OutboundResult } from './outbound-request.js';
 
 export interface CallToolRequest {
   tool: string;
   input?: Record<string, unknown>;
-  /** Default `call_` + 32 hex, like the agent's calls. */
+  /**
+   * Default: `call_` + 32 hex, like the agent's calls; for a `reviewed` or
+   * `high` tool, which runs only once approved, the approval request's id
+   * (`apr_` + 24 hex), as the reference says approved calls carry.
+   */
   toolCallId?: string;
   /** Default `conv_` + 24 hex. */
   conversationId?: string;
@@ -48,6 +53,12 @@ export interface EmulatedCall {
   body: string | null;
   durationMs: number;
   verdict: Verdict;
+  /**
+   * An approved call that did not run or reported nothing: the docs' call
+   * error ("The tool is no longer available.", "The tool returned no
+   * result…", "The tool request failed…"); the thread shows `<tool> did not run: <error>`.
+   */
+  runError?: string;
 }
 
 export interface EmulatedDiagnostics {
@@ -72,6 +83,16 @@ export interface ToolCallerOptions {
 
 export function newToolCallId(): string {
   return `call_${randomBytes(16).toString('hex')}`;
+}
+
+/** OURS: the docs call an approval request's id opaque; this is the emulator's shape. */
+export function newApprovalRequestId(): string {
+  return `apr_${randomBytes(12).toString('hex')}`;
+}
+
+/** `reviewed` and `high` calls wait for an approval: their id is the approval request's. */
+export function needsApproval(risk: Risk): boolean {
+  return risk === 'reviewed' || risk === 'high';
 }
 
 export function newConversationId(): string {
@@ -157,7 +178,7 @@ export function createToolCaller(options: ToolCallerOptions) {
       const approvedBy = request.approvedBy ?? defaultApprovedBy(risk);
       const call: ToolCall = {
         tool: request.tool,
-        toolCallId: request.toolCallId ?? newToolCallId(),
+        toolCallId: request.toolCallId ?? (needsApproval(risk) ? newApprovalRequestId() : newToolCallId()),
         input: request.input ?? {},
         context: {
           conversationId: request.conversationId ?? newConversationId(),
@@ -168,7 +189,8 @@ export function createToolCaller(options: ToolCallerOptions) {
       };
       const startedAt = new Date(options.now()).toISOString();
       const endpointUrl = found.record.url;
-      const result = await post(found.record, JSON.stringify(call), limits.callTimeoutMs);
+      // An endpoint the emulator holds (production, a teammate's tunnel) is answered here; nothing listens at its URL.
+      const result = found.record.held ? heldCallAnswer(endpointUrl, call.tool) : await post(found.record, JSON.stringify(call), limits.callTimeoutMs);
       const { facts, body } = toFacts(result);
       const verdict = judgeAnswer(facts, {
         ...MEDIAN_CALL_LIMITS,

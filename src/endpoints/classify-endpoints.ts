@@ -1,27 +1,19 @@
 import type { Endpoint } from '../median/index.js';
 import { parseClash } from './clash-message.js';
-
-/** Hostnames of tunnel services whose URLs change: endpoints there are likely stale. */
-export const TUNNEL_DOMAINS = Object.freeze([
-  'loca.lt',
-  'localtunnel.me',
-  'ngrok.io',
-  'ngrok-free.app',
-  'ngrok.app',
-  'trycloudflare.com',
-  'lhr.life',
-  'serveo.net',
-  'lt.median.test',
-]);
+import { isTunnelUrl, ownerOf, type EndpointOwner } from './endpoint-owner.js';
 
 export interface ProjectMemory {
   endpointId?: string | undefined;
   toolsUrl?: string | undefined;
   /** Every tools URL this data dir has used. */
   tunnelUrls?: string[] | undefined;
+  /** Given `--allow-production-org` once: connect even though the organisation holds production endpoints. */
+  allowProductionOrg?: boolean | undefined;
 }
 
 export interface ClassifiedEndpoint extends Endpoint {
+  /** Whose it is: this project's, another dev tunnel (a teammate's), or production / a preview. */
+  owner: EndpointOwner;
   /** The endpoint this project uses now. */
   isCurrent: boolean;
   /** Provably this project's: its id or URL is in the data dir. */
@@ -34,23 +26,20 @@ export interface ClassifiedEndpoint extends Endpoint {
   clashesWithCurrent: boolean;
 }
 
-export function isTunnelUrl(url: string, extraDomains: readonly string[] = []): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return false;
-  }
-  return [...TUNNEL_DOMAINS, ...extraDomains].some((d) => host === d || host.endsWith(`.${d}`));
+/** This project's own URLs and endpoint id, as `ownerOf` takes them. */
+export function ourEndpoints(memory: ProjectMemory): { endpointId: string | undefined; urls: ReadonlySet<string> } {
+  const urls = new Set(memory.tunnelUrls ?? []);
+  if (memory.toolsUrl) urls.add(memory.toolsUrl);
+  return { endpointId: memory.endpointId, urls };
 }
 
-/** Marks each endpoint for `median-dev endpoints` and `prune`. */
+/** Marks each endpoint for `median-dev endpoints`, `prune`, `doctor` and the production guard. */
 export function classifyEndpoints(
   endpoints: readonly Endpoint[],
   memory: ProjectMemory,
   options: { extraTunnelDomains?: readonly string[] } = {},
 ): ClassifiedEndpoint[] {
-  const ours = new Set(memory.tunnelUrls ?? []);
+  const ours = ourEndpoints(memory);
   const current = endpoints.find((e) => e.id === memory.endpointId) ?? endpoints.find((e) => e.url === memory.toolsUrl);
   const clashUrls = new Set<string>();
   for (const e of current ? [current] : []) {
@@ -59,9 +48,11 @@ export function classifyEndpoints(
   }
   return endpoints.map((e) => {
     const isCurrent = current !== undefined && e.id === current.id;
-    const isThisProject = isCurrent || ours.has(e.url) || e.id === memory.endpointId;
+    const owner = isCurrent ? 'this-project' : ownerOf(e, ours, options.extraTunnelDomains);
+    const isThisProject = owner === 'this-project';
     return {
       ...e,
+      owner,
       isCurrent,
       isThisProject,
       isStale: isThisProject && !isCurrent,

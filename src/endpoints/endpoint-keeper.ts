@@ -1,11 +1,14 @@
 import type { Endpoint, MedianApiClient } from '../median/index.js';
-import { connectFix } from '../median/index.js';
+import { connectFix, SYNC_MESSAGES, syncFix } from '../median/index.js';
 import { MedianDevError, errorCode, receivedErrorCode, type ErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { NewDaemonEvent } from '../events/index.js';
 import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-retry.js';
 import { parseClash } from './clash-message.js';
-import type { ProjectMemory } from './classify-endpoints.js';
+import { clashAdvice } from './clash-advice.js';
+import { ourEndpoints, type ProjectMemory } from './classify-endpoints.js';
+import { ownerOf, type EndpointOwner } from './endpoint-owner.js';
+import { decideProductionGuard } from './production-guard.js';
 
 /** What opening the route with the Bearer key answered (SPEC §1.2 connect). */
 export type RouteConnectOutcome =
@@ -54,7 +57,10 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     signal: options.signal,
   });
 
-  function emitEndpoint(action: Extract<NewDaemonEvent, { event: 'endpoint' }>['action'], endpoint: Endpoint, extra: { fix?: string } = {}) {
+  type EndpointExtra = { fix?: string; otherUrl?: string; otherOwner?: EndpointOwner | null; tool?: string };
+  function emitEndpoint(action: Extract<NewDaemonEvent, { event: 'endpoint' }>['action'], endpoint: Endpoint, extra: EndpointExtra = {}) {
+    // A failed sync carries the docs' fix for its message.
+    const fix = extra.fix ?? (action === 'sync-failed' ? syncFix(endpoint.error) : undefined);
     options.emit({
       event: 'endpoint',
       action,
@@ -63,7 +69,20 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       error: endpoint.error,
       tools: endpoint.tools,
       ...extra,
+      ...(fix ? { fix } : {}),
     });
+  }
+
+  /**
+   * The production guard, before anything is connected, changed or synced:
+   * false (and the reason emitted) when this organisation holds production
+   * endpoints and the project never allowed it.
+   */
+  function isAllowedInto(endpoints: readonly Endpoint[], memory: ProjectMemory): boolean {
+    const decision = decideProductionGuard(endpoints, memory);
+    if (decision.kind === 'proceed') return true;
+    emitError(decision.code, decision.message, decision.hint);
+    return false;
   }
 
   function emitError(code: ErrorCode, message: string, hint?: string) {
@@ -89,7 +108,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       const message = typeof body?.error?.message === 'string' ? body.error.message : `The route answered ${outcome.status}.`;
       throw new MedianDevError(receivedErrorCode(code), message, {
         // The docs' fix, except for rate_limited, whose fix ("median-dev retries by itself") is this very retry.
-        ...(code === 'rate_limited' ? {} : { hint: connectFix(code) }),
+        ...(code === 'rate_limited' ? {} : { hint: connectFix(code, message) }),
         details: {
           status: outcome.status,
           ...(outcome.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: outcome.retryAfterSeconds }),
@@ -127,13 +146,17 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
         return withRetry('asking for a sync', () => options.api().sync(toolsUrl));
       }
     }
-    emitError(receivedErrorCode(code), message, connectFix(code) ?? 'Check the route’s logs: it answered the connect request with an error.');
+    emitError(receivedErrorCode(code), message, connectFix(code, message) ?? 'Check the route’s logs: it answered the connect request with an error.');
     return undefined;
   }
 
-  /** Waits for the sync, and heals a clash with this project's own old endpoint. */
+  /**
+   * Waits for the sync; heals a clash with this project's own old endpoint,
+   * and a refused signature by opening the route once (both bounded).
+   */
   async function settle(endpoint: Endpoint, toolsUrl: string): Promise<Endpoint> {
     let current = endpoint;
+    let hasReconnected = false;
     for (let heal = 0; ; heal++) {
       if (current.status === 'pending') {
         current = await options.api().waitForSync(current.id, {
@@ -145,6 +168,16 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
         emitEndpoint('synced', current);
         return current;
       }
+      if (current.error === SYNC_MESSAGES.refusedSignature && options.autoFix && !hasReconnected) {
+        // The docs' fix is "Reconnect": open the route once, so Median binds the key the route holds.
+        hasReconnected = true;
+        emitEndpoint('sync-failed', current);
+        logger.info('The route refused the sync signature: opening it once to reconnect.');
+        const reconnected = await connectThroughRoute(toolsUrl);
+        if (!reconnected) return current;
+        current = reconnected;
+        continue;
+      }
       const clash = parseClash(current.error);
       if (!clash) {
         emitEndpoint('sync-failed', current);
@@ -152,13 +185,15 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       }
       const memory = await options.readMemory();
       const other = await findByUrl(clash.otherUrl);
-      const isOurs = other !== undefined && other.id !== current.id && (memory.tunnelUrls ?? []).includes(other.url);
+      const otherOwner = other === undefined ? undefined : ownerOf(other, ourEndpoints(memory));
+      const isOurs = other !== undefined && other.id !== current.id && otherOwner === 'this-project';
       if (!other || !isOurs || !options.autoFix || heal >= MAX_HEALS) {
         emitEndpoint('sync-failed', current);
         emitEndpoint('clash', current, {
-          fix: isOurs
-            ? 'median-dev endpoints prune --yes'
-            : `median-dev endpoints prune   (asks before removing ${clash.otherUrl}, which median-dev cannot prove is yours)`,
+          fix: clashAdvice({ tool: clash.tool, otherUrl: clash.otherUrl, otherOwner }),
+          otherUrl: clash.otherUrl,
+          otherOwner: otherOwner ?? null,
+          tool: clash.tool,
         });
         return current;
       }
@@ -166,7 +201,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
         // Gone already (a retried removal that had gone through): what we wanted.
         if (errorCode(error) !== 'endpoint_not_found') throw error;
       });
-      emitEndpoint('removed', other);
+      emitEndpoint('removed', other, { otherOwner: 'this-project' });
       logger.info(`Removed this project's old endpoint ${other.url}, whose tools clashed.`);
       current = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
     }
@@ -175,6 +210,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {
     const memory = await options.readMemory();
     const endpoints = await withRetry('reading the endpoint list', () => options.api().listEndpoints());
+    if (!isAllowedInto(endpoints, memory)) return undefined;
     let endpoint = endpoints.find((e) => e.url === toolsUrl);
     if (endpoint) {
       if (endpoint.id !== memory.endpointId) emitEndpoint('adopted', endpoint);
@@ -212,6 +248,12 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   }
 
   async function reconnect(toolsUrl: string): Promise<Endpoint | undefined> {
+    // A new key may belong to another organisation: the guard looks at that one's endpoints.
+    const [memory, endpoints] = await Promise.all([
+      options.readMemory(),
+      withRetry('reading the endpoint list', () => options.api().listEndpoints()),
+    ]);
+    if (!isAllowedInto(endpoints, memory)) return undefined;
     const endpoint = await connectThroughRoute(toolsUrl);
     if (!endpoint) return undefined;
     await options.remember({ endpointId: endpoint.id, toolsUrl });

@@ -1,4 +1,8 @@
 export { createEndpointKeeper, type EndpointKeeper, type EndpointKeeperOptions, type RouteConnectOutcome } from './endpoint-keeper.js';
-export { classifyEndpoints, isTunnelUrl, TUNNEL_DOMAINS, type ClassifiedEndpoint, type ProjectMemory } from './classify-endpoints.js';
+export { classifyEndpoints, ourEndpoints, type ClassifiedEndpoint, type ProjectMemory } from './classify-endpoints.js';
+export { foreignOwnerOf, isTunnelUrl, ownerOf, OWNER_LABELS, TUNNEL_DOMAINS, type EndpointOwner } from './endpoint-owner.js';
+export { ALLOW_PRODUCTION_FLAG, decideProductionGuard, type ProductionGuardDecision } from './production-guard.js';
+export { clashAdvice, type ClashFacts } from './clash-advice.js';
 export { parseClash } from './clash-message.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api-retry.js';
+export { checkOrganisation, type OrganisationProblem } from './organisation-rules.js';

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { ErrorCode } from '../shared/index.js';
+import type { EndpointOwner, ErrorCode } from '../shared/index.js';
 
 /**
  * Everything the daemon reports, as facts. The `--json` output prints these
@@ -27,8 +27,13 @@ export type DaemonEvent =
       url: string;
       error?: string | null;
       tools?: { name: string; enabled: boolean }[];
-      /** On `clash`: the command that would remove the other endpoint. */
+      /** On `clash`: what to do, by whose the other endpoint is; on `sync-failed`: the docs' fix for the message. */
       fix?: string;
+      /** On `clash`: the endpoint the tool already comes from, and whose it is (null: Median no longer lists it). */
+      otherUrl?: string;
+      otherOwner?: EndpointOwner | null;
+      /** On `clash`: the tool name both endpoints declare. */
+      tool?: string;
     }
   | {
       event: 'call';

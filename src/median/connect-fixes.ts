@@ -1,3 +1,5 @@
+import { INVALID_URL_FIXES } from './sync-fixes.js';
+
 /**
  * The docs' "Fix" column for each connect error (tool-errors.txt), as hints
  * median-dev shows next to Median's own message.
@@ -18,6 +20,14 @@ const CONNECT_FIXES: Readonly<Record<string, string>> = Object.freeze({
   median_refused_connection: 'Check MEDIAN_KEY and the status Median gave, then restart.',
 });
 
-export function connectFix(code: string): string | undefined {
+/**
+ * The fix for a connect error. `invalid_url` has four messages with four
+ * fixes: pass Median's `message` to get the one that fits.
+ */
+export function connectFix(code: string, message?: string): string | undefined {
+  if (code === 'invalid_url' && message !== undefined) {
+    const specific = INVALID_URL_FIXES[message.trim()];
+    if (specific) return specific;
+  }
   return CONNECT_FIXES[code];
 }

@@ -13,3 +13,4 @@ export * from './verdict.js';
 export * from './route-parser.js';
 export * from './tool-definition-rules.js';
 export * from './connect-fixes.js';
+export * from './sync-fixes.js';

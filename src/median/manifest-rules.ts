@@ -12,6 +12,8 @@ export interface ManifestProblem {
 export const MANIFEST_LIMITS = Object.freeze({
   version: 1,
   maxTools: 20,
+  /** Tool endpoints an organisation can connect at once (the connect error too_many_tool_endpoints). */
+  maxEndpoints: 10,
   maxNameLength: 64,
   maxDescriptionChars: 500,
   maxFields: 20,

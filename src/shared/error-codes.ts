@@ -10,6 +10,8 @@
 
 /** Codes in Median's docs (tool-errors.txt, tool-endpoint-reference.txt) we produce, pass on or match. */
 const MEDIAN_CODES = [
+  'approval_not_found',
+  'approval_settled',
   'duplicate_endpoint',
   'endpoint_not_found',
   'endpoint_required',
@@ -53,6 +55,7 @@ const OWN_CODES = [
   'invalid_port',
   'invalid_target',
   'invalid_tool_secret',
+  'invalid_tools',
   'missing_key',
   'not_a_terminal',
   'unknown_key',
@@ -132,6 +135,7 @@ const OWN_CODES = [
   'replay_needs_confirmation',
   // endpoints and the Median API client
   'endpoint_missing',
+  'production_org',
   'median_bad_answer',
   'median_timeout',
   // emulator

@@ -16,3 +16,4 @@ export {
 export { secretSpellings } from './secret-spellings.js';
 export { safeText, safeLine, safeJson, safeStrings, safeTerminalOutput, escapeControl } from './output-sanitiser.js';
 export { mapStrings } from './map-strings.js';
+export { OWNER_LABELS, type EndpointOwner } from './endpoint-owner.js';

@@ -1,5 +1,6 @@
 import type { CallRecord } from '../median/index.js';
 import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import { OWNER_LABELS } from '../shared/index.js';
 import { reduceKey, requestReplay } from './key-reducer.js';
 import { buildFilteredView, extendFilteredView, recordMatches } from './record-filter.js';
 import { RecordList } from './record-list.js';
@@ -191,8 +192,11 @@ function applyEndpointEvent(state: TuiState, event: Extract<DaemonEvent, { event
   const status = ENDPOINT_STATUS[event.action] ?? 'pending';
   const endpoint = { id: event.id, url: event.url, status, error: event.error ?? null };
   const next = { ...state, daemon: { ...state.daemon, endpoint } };
-  if (event.action === 'clash') return withFlash(next, `${event.error ?? 'Tool name clash.'}${event.fix ? ` Fix: ${event.fix}` : ''}`, 'error');
-  if (event.action === 'sync-failed') return withFlash(next, `Sync failed: ${event.error ?? 'unknown reason'}`, 'error');
+  if (event.action === 'clash') {
+    const whose = event.otherUrl ? ` ${event.otherUrl} is ${event.otherOwner ? OWNER_LABELS[event.otherOwner] : 'no longer listed'}.` : '';
+    return withFlash(next, `${event.error ?? 'Tool name clash.'}${whose}${event.fix ? ` Fix: ${event.fix}` : ''}`, 'error');
+  }
+  if (event.action === 'sync-failed') return withFlash(next, `Sync failed: ${event.error ?? 'unknown reason'}${event.fix ? ` Fix: ${event.fix}` : ''}`, 'error');
   if (event.action === 'synced') return withFlash(next, `Endpoint synced: ${event.tools?.length ?? 0} tools.`);
   return withFlash(next, `Endpoint ${event.action}: ${event.url}`);
 }

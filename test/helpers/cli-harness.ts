@@ -17,22 +17,38 @@ export interface InProcessRun {
 /** Runs the CLI in this process with captured streams (fast; for parsing and short commands). */
 export async function runCliInProcess(
   argv: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string; isTTY?: boolean } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    isTTY?: boolean;
+    /**
+     * Typed answers, one per question the command asks on stderr (a prompt
+     * ends in "] " or ": "); given, the run is interactive. A question past
+     * the last answer gets an empty line (Enter).
+     */
+    answers?: string[];
+  } = {},
 ): Promise<InProcessRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  const answers = [...(options.answers ?? [])];
   let out = '';
   let err = '';
   stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
+  stderr.on('data', (c) => {
+    err += String(c);
+    // readline writes each question to stderr and then waits for a line: answer it.
+    if (options.answers && /(\] |: )$/.test(String(c))) stdin.write(`${answers.shift() ?? ''}\n`);
+  });
   const io: CliIo = {
     stdout,
     stderr,
-    stdin: new PassThrough(),
+    stdin,
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     isTTY: options.isTTY ?? false,
-    isInteractive: false,
+    isInteractive: options.answers !== undefined,
     onSignal: () => () => undefined,
     pid: process.pid,
     exit: (code) => {

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { classifyEndpoints, type ClassifiedEndpoint } from '../../endpoints/index.js';
+import { clashAdvice, classifyEndpoints, OWNER_LABELS, parseClash, type ClassifiedEndpoint } from '../../endpoints/index.js';
+import { syncFix } from '../../median/index.js';
 import { UserError } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
@@ -10,9 +11,20 @@ function marks(e: ClassifiedEndpoint, style: Style): string {
   const out: string[] = [];
   if (e.isCurrent) out.push(style.green('this project'));
   else if (e.isStale) out.push(style.yellow('stale (this project’s old tunnel URL)'));
+  else if (e.owner === 'production') out.push(style.bold(OWNER_LABELS.production));
+  else out.push(style.dim(OWNER_LABELS['dev-tunnel']));
   if (e.clashesWithCurrent) out.push(style.red('clashes with this project'));
-  if (!e.isThisProject && e.isTunnelUrl) out.push(style.dim('tunnel URL'));
   return out.join(', ');
+}
+
+/** The hostname a user types to confirm removing an endpoint that may be a teammate's. */
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    // Not a URL: the whole text is its name.
+    return url;
+  }
 }
 
 function statusText(e: ClassifiedEndpoint, style: Style): string {
@@ -47,8 +59,18 @@ export async function runEndpoints(options: Record<string, unknown>, io: CliIo):
     `${e.tools.filter((t) => t.enabled).length}/${e.tools.length}`,
     marks(e, style),
   ]);
-  writeLine(io.stdout, formatTable(['ID', 'URL', 'STATUS', 'TOOLS ON', ''], rows, style));
-  for (const e of classified.filter((x) => x.error)) writeLine(io.stdout, `\n${style.bold(e.id)} ${style.red(`Sync failed: ${e.error}`)}`);
+  writeLine(io.stdout, formatTable(['ID', 'URL', 'STATUS', 'TOOLS ON', 'WHOSE'], rows, style));
+  for (const e of classified.filter((x) => x.error)) {
+    writeLine(io.stdout, `\n${style.bold(e.id)} ${style.red(`Sync failed: ${e.error}`)}`);
+    const clash = e.isCurrent ? parseClash(e.error) : undefined;
+    const other = clash ? classified.find((x) => x.url === clash.otherUrl) : undefined;
+    const fix = clash ? clashAdvice({ tool: clash.tool, otherUrl: clash.otherUrl, otherOwner: other?.owner }) : syncFix(e.error);
+    if (fix) writeLine(io.stdout, `  → ${fix}`);
+  }
+  const production = classified.filter((e) => e.owner === 'production');
+  if (production.length > 0) {
+    writeLine(io.stdout, `\n${style.yellow('!')} This organisation serves production (or a preview): ${production.map((e) => e.url).join(', ')}. Develop with a key from a separate development organisation (Settings → API there).`);
+  }
   const stale = classified.filter((e) => e.isStale).length;
   if (stale > 0) writeLine(io.stdout, `\n${stale} stale endpoint${stale === 1 ? '' : 's'} of this project: \`median-dev endpoints prune\` removes ${stale === 1 ? 'it' : 'them'}.`);
 }
@@ -57,11 +79,18 @@ export async function runPrune(options: Record<string, unknown>, io: CliIo): Pro
   const { config, api, classified } = await loadEndpoints(options, io);
   const style = createStyle(useColor(io));
   const provable = classified.filter((e) => e.isStale);
-  // Endpoints median-dev cannot prove are this project's are only removed on an explicit yes, one by one.
-  const foreign = classified.filter((e) => !e.isThisProject && e.clashesWithCurrent);
-  if (provable.length === 0 && foreign.length === 0) {
-    if (config.json) writeJson(io, { removed: [], kept: [] });
-    else writeLine(io.stdout, 'Nothing to prune: no stale endpoints of this project and no clashes.');
+  // Another dev tunnel (most likely a teammate's) is offered only when it clashes with this project or its sync failed, and goes only on its name typed back.
+  const devTunnels = classified.filter((e) => e.owner === 'dev-tunnel' && (e.clashesWithCurrent || e.status === 'failed'));
+  // Production and previews are never offered: removing one takes the live agent's tools away from customers.
+  const production = classified.filter((e) => e.owner === 'production' && e.clashesWithCurrent);
+  const report = (removed: string[], kept: string[], resynced?: string) =>
+    writeJson(io, { removed, kept, neverRemoved: production.map((e) => ({ id: e.id, url: e.url, owner: e.owner })), ...(resynced ? { resynced } : {}) });
+  for (const e of production) {
+    if (!config.json) writeLine(io.stdout, `${style.dim('kept')} ${e.id} ${e.url} (${OWNER_LABELS.production}: median-dev never removes it; use a development organisation’s key, or rename the clashing tool)`);
+  }
+  if (provable.length === 0 && devTunnels.length === 0) {
+    if (config.json) report([], []);
+    else writeLine(io.stdout, 'Nothing to prune: no stale endpoints of this project and no failing or clashing dev tunnels.');
     return;
   }
   const isYes = options.yes === true;
@@ -73,6 +102,11 @@ export async function runPrune(options: Record<string, unknown>, io: CliIo): Pro
   const readline = io.isInteractive ? createInterface({ input: io.stdin, output: io.stderr }) : undefined;
   const removed: string[] = [];
   const kept: string[] = [];
+  const remove = async (e: ClassifiedEndpoint) => {
+    await callMedian(`Removing ${e.id} failed`, () => api.removeEndpoint(e.id));
+    removed.push(e.id);
+    if (!config.json) writeLine(io.stdout, `${style.green('removed')} ${e.id} ${e.url}`);
+  };
   try {
     const ask = async (question: string) => (readline ? /^y(es)?$/i.test((await readline.question(`${question} [y/N] `)).trim()) : false);
     for (const e of provable) {
@@ -81,20 +115,20 @@ export async function runPrune(options: Record<string, unknown>, io: CliIo): Pro
         kept.push(e.id);
         continue;
       }
-      await callMedian(`Removing ${e.id} failed`, () => api.removeEndpoint(e.id));
-      removed.push(e.id);
-      if (!config.json) writeLine(io.stdout, `${style.green('removed')} ${e.id} ${e.url}`);
+      await remove(e);
     }
-    for (const e of foreign) {
-      const ok = await ask(`${e.id} ${e.url} serves tools that clash with this project’s, and median-dev cannot prove it is yours. Remove it?`);
-      if (!ok) {
+    for (const e of devTunnels) {
+      const name = hostnameOf(e.url);
+      const why = e.clashesWithCurrent ? 'serves tools that clash with this project’s' : `fails to sync (${e.error ?? e.status})`;
+      const answer = readline
+        ? (await readline.question(`${e.id} ${e.url} is ${OWNER_LABELS['dev-tunnel']} and ${why}. Removing it takes its tools away from whoever runs it. Type its name (${name}) to remove it, or press Enter to keep it: `)).trim()
+        : '';
+      if (answer !== name) {
         kept.push(e.id);
-        if (!config.json) writeLine(io.stdout, `${style.dim('kept')} ${e.id} ${e.url}${readline ? '' : ' (not yours for sure: run in a terminal to be asked)'}`);
+        if (!config.json) writeLine(io.stdout, `${style.dim('kept')} ${e.id} ${e.url}${readline ? '' : ` (${OWNER_LABELS['dev-tunnel']}: run in a terminal to confirm it by name; --yes never removes it)`}`);
         continue;
       }
-      await callMedian(`Removing ${e.id} failed`, () => api.removeEndpoint(e.id));
-      removed.push(e.id);
-      if (!config.json) writeLine(io.stdout, `${style.green('removed')} ${e.id} ${e.url}`);
+      await remove(e);
     }
   } finally {
     readline?.close();
@@ -109,5 +143,5 @@ export async function runPrune(options: Record<string, unknown>, io: CliIo): Pro
       writeLine(io.stdout, after.status === 'synced' ? `${style.green('synced')} ${after.id} ${after.url}` : `${style.red('still failing')} ${after.id}: ${after.error ?? after.status}`);
     }
   }
-  if (config.json) writeJson(io, { removed, kept, ...(resynced ? { resynced } : {}) });
+  if (config.json) report(removed, kept, resynced);
 }

@@ -1,4 +1,6 @@
-import { checkManifest, type ManifestTool } from '../../median/index.js';
+import { checkOrganisation, type OrganisationProblem } from '../../endpoints/index.js';
+import { checkManifest, createMedianApiClient, syncFix, type ManifestTool } from '../../median/index.js';
+import type { Config } from '../../config/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { fetchManifest } from '../fetch-manifest.js';
@@ -18,8 +20,9 @@ export async function runManifest(options: Record<string, unknown>, io: CliIo): 
         : [{ path: '', message: fetched.judgement.message }]
       : checkManifest(fetched.json);
   const allProblems = problems.length > 0 ? problems : fetched.judgement.ok ? [] : [{ path: '', message: fetched.judgement.message }];
-  const wouldSync = fetched.judgement.ok && allProblems.length === 0;
   const manifest = fetched.judgement.ok ? fetched.judgement.manifest : null;
+  const organisation = manifest ? await checkOrganisationRules(config, manifest.tools.map((t) => t.name)) : undefined;
+  const wouldSync = fetched.judgement.ok && allProblems.length === 0 && (organisation?.problems.length ?? 0) === 0;
 
   if (config.json) {
     writeJson(io, {
@@ -27,6 +30,7 @@ export async function runManifest(options: Record<string, unknown>, io: CliIo): 
       status: fetched.outcome.kind === 'answer' ? fetched.outcome.status : null,
       wouldSync,
       problems: allProblems,
+      organisation: organisation ?? null,
       manifest: manifest ?? (fetched.json !== undefined ? fetched.json : null),
     });
   } else {
@@ -43,12 +47,44 @@ export async function runManifest(options: Record<string, unknown>, io: CliIo): 
       }
     }
     writeLine(io.stdout, '');
+    if (organisation?.error) writeLine(io.stdout, style.yellow(`! The organisation-wide rules were not checked: ${organisation.error}`));
+    else if (!organisation && manifest) writeLine(io.stdout, style.dim('The organisation-wide rules (unique names, 20 tools, 10 endpoints) need MEDIAN_KEY: not checked.'));
+    const orgProblems = organisation?.problems ?? [];
     if (wouldSync) {
-      writeLine(io.stdout, style.green(`✓ Would sync: ${tools.length} tool${tools.length === 1 ? '' : 's'}, every sync rule passes.`));
+      const org = organisation ? `, and across the organisation's ${organisation.endpoints} other endpoint${organisation.endpoints === 1 ? '' : 's'}` : '';
+      writeLine(io.stdout, style.green(`✓ Would sync: ${tools.length} tool${tools.length === 1 ? '' : 's'}, every sync rule passes${org}.`));
     } else {
-      writeLine(io.stdout, style.red(`✗ Would fail to sync (${allProblems.length} problem${allProblems.length === 1 ? '' : 's'}):`));
-      for (const p of allProblems) writeLine(io.stdout, `  • ${p.message}`);
+      const count = allProblems.length + orgProblems.length;
+      writeLine(io.stdout, style.red(`✗ Would fail to sync (${count} problem${count === 1 ? '' : 's'}):`));
+      for (const p of allProblems) {
+        writeLine(io.stdout, `  • ${p.message}`);
+        const fix = syncFix(p.message);
+        if (fix) writeLine(io.stdout, `    → ${fix}`);
+      }
+      for (const p of orgProblems) {
+        writeLine(io.stdout, `  • ${p.message}`);
+        writeLine(io.stdout, `    → ${p.fix}`);
+      }
     }
   }
   if (!wouldSync) throw new QuietFailure(1);
+}
+
+/**
+ * The organisation-wide rules, when a key is available: undefined without a
+ * key; an `error` when the endpoint list could not be read.
+ */
+async function checkOrganisationRules(
+  config: Config,
+  toolNames: string[],
+): Promise<{ endpoints: number; problems: OrganisationProblem[]; error?: string } | undefined> {
+  if (!config.medianKey) return undefined;
+  try {
+    const endpoints = await createMedianApiClient({ baseUrl: config.medianApi, key: config.medianKey }).listEndpoints();
+    const problems = checkOrganisation(toolNames, endpoints, config.state);
+    const others = endpoints.filter((e) => e.id !== config.state.endpointId && e.url !== config.state.toolsUrl).length;
+    return { endpoints: others, problems };
+  } catch (error) {
+    return { endpoints: 0, problems: [], error: error instanceof Error ? error.message : String(error) };
+  }
 }

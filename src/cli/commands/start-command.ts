@@ -23,6 +23,7 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
   if (envFile !== undefined) flags.envFile = envFile;
   if (Array.isArray(options.watch)) flags.watch = options.watch as string[];
   flags.autoFix = options.autoFix !== false;
+  if (typeof options.allowProductionOrg === 'boolean') flags.allowProductionOrg = options.allowProductionOrg;
   flags.tui = options.tui !== false;
   flags.json = options.json === true;
   flags.debug = options.debug === true;

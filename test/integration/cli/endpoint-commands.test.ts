@@ -61,7 +61,7 @@ describe('endpoints, prune and sync against the emulator', () => {
     const world = await useClashWorld();
     const result = await world.run(['endpoints', 'prune', '--yes', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ removed: [world.old.id], kept: [], resynced: 'synced' });
+    expect(JSON.parse(result.stdout)).toEqual({ removed: [world.old.id], kept: [], neverRemoved: [], resynced: 'synced' });
     const left = await world.client.listEndpoints();
     expect(left.map((e) => e.id).sort()).toEqual([world.current.id, world.prod.id].sort());
     expect(left.find((e) => e.id === world.current.id)?.status).toBe('synced');

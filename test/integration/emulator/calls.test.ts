@@ -36,7 +36,8 @@ describe('emulator: signed tool calls and what the agent sees', () => {
     const call = await emulator.callTool({ tool, input });
     expect(call.verdict.kind).toBe(kind);
     expect(call.status).toBe(status);
-    expect(call.toolCallId).toMatch(/^call_[0-9a-f]{32}$/);
+    // Approved (reviewed/high) calls carry the approval request's id; the agent's own calls `call_` + 32 hex.
+    expect(call.toolCallId).toMatch(call.risk === 'reviewed' || call.risk === 'high' ? /^apr_[0-9a-f]{24}$/ : /^call_[0-9a-f]{32}$/);
     expect(call.conversationId).toMatch(/^conv_[0-9a-f]+$/);
   });
 
@@ -125,7 +126,7 @@ describe('emulator: traffic generator', () => {
 
     for (const call of calls) {
       expect(['orderStatus', 'lookupCustomer', 'cancelOrder']).toContain(call.tool);
-      expect(call.toolCallId).toMatch(/^call_[0-9a-f]{32}$/);
+      expect(call.toolCallId).toMatch(call.risk === 'reviewed' ? /^apr_[0-9a-f]{24}$/ : /^call_[0-9a-f]{32}$/);
       expect(call.conversationId).toMatch(/^conv_/);
       // Inputs follow each tool's schema, so the route accepts them.
       expect(call.verdict.kind).not.toBe('invalid-input');
