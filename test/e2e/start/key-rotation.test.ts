@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../helpers/cli-harness.js';
 import { childPids, eventsOf, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
 
 describe('median-dev start: a key rotation in the env file', () => {
@@ -54,5 +55,30 @@ describe('median-dev start: a key rotation in the env file', () => {
     expect(warning.message).toEqual(expect.stringContaining('MEDIAN_KEY'));
     expect(childPids(cli)).toHaveLength(1);
     expect(eventsOf(cli, 'endpoint').slice(-1)).toEqual([expect.objectContaining({ action: 'synced' })]);
+  });
+
+  it('a sync the route refuses for its signature is reconnected once, the docs’ fix, and then syncs', async () => {
+    const world = await useE2eWorld();
+    const cli = world.start();
+    const first = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
+
+    // Someone opened the route with another key of the org: Median now signs with it, and the route (holding the first key) refuses.
+    const otherKey = world.emulator.createKey();
+    const rebound = await world.clientWithKey(otherKey).connect(first.url as string);
+    expect((await world.api.waitForSync(rebound.id, { timeoutMs: 5_000 })).error).toBe(
+      "The endpoint refused the signature. Open the route once to reconnect it with that deployment's MEDIAN_KEY.",
+    );
+
+    const mark = cli.events().length;
+    const synced = await runCliInProcess(['sync', '--json', '--data-dir', world.dataDir, '--no-env-file', '--median-api', world.emulator.url], {
+      env: { MEDIAN_KEY: world.emulator.key },
+    });
+    expect(synced.code).toBe(0);
+    const failed = await waitForEventAfter(cli, mark, 'endpoint', { action: 'sync-failed' });
+    expect(failed.fix).toEqual(expect.stringContaining('Reconnect'));
+    const after = cli.events().slice(mark);
+    const order = ['sync-failed', 'connected', 'synced'].map((action) => after.findIndex((e) => isEvent(e, 'endpoint', { action, id: first.id })));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 });

@@ -132,6 +132,30 @@ describe('daemon events in the header', () => {
     expect(state.flash?.level ?? null).toBe(flash);
   });
 
+  it('a clash names the other endpoint and whose it is; a failed sync shows the docs’ fix', () => {
+    const clash = run(
+      started(),
+      event({
+        event: 'endpoint',
+        at: 't',
+        action: 'clash',
+        id: 'ep_1',
+        url: 'https://mine.loca.lt/api/median',
+        error: 'The tool name "orderStatus" already comes from https://acme.com/api/median. Tool names have to be unique across every endpoint.',
+        otherUrl: 'https://acme.com/api/median',
+        otherOwner: 'production',
+        tool: 'orderStatus',
+        fix: 'median-dev never removes it.',
+      }),
+    );
+    expect(clash.flash?.text).toContain('https://acme.com/api/median is production or a preview.');
+    expect(clash.flash?.text).toContain('Fix: median-dev never removes it.');
+    const teammate = run(started(), event({ event: 'endpoint', at: 't', action: 'clash', id: 'ep_1', url: 'u', otherUrl: 'https://dana.loca.lt', otherOwner: 'dev-tunnel' }));
+    expect(teammate.flash?.text).toContain('https://dana.loca.lt is another dev tunnel (likely a teammate’s).');
+    const failed = run(started(), event({ event: 'endpoint', at: 't', action: 'sync-failed', id: 'ep_1', url: 'u', error: 'The endpoint answered 404.', fix: '404 is usually the wrong path.' }));
+    expect(failed.flash?.text).toBe('Sync failed: The endpoint answered 404. Fix: 404 is usually the wrong path.');
+  });
+
   it('says when the tunnel is open again', () => {
     const state = run(started(), event({ event: 'tunnel', at: 't', state: 'down', reason: 'gone' }), event({ event: 'tunnel', at: 't', state: 'open', url: 'https://calm-otter.loca.lt' }));
     expect(state.flash).toEqual({ level: 'info', text: 'The tunnel is open: https://calm-otter.loca.lt' });
