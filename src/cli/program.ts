@@ -188,6 +188,9 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     .option('--json', 'one JSON event a line on stdout')
     .option('--port <n>', 'the proxy port (0: any free port)', '0')
     .option('--data-dir <dir>', 'recordings and state (default: a fresh temporary folder)')
+    .option('--with-production', 'the organisation also serves production (https://acme.example/api/median): start stops before connecting')
+    .option('--with-teammate', 'a teammate’s tunnel (https://dana-7f3a.loca.lt/api/median) already serves orderStatus: a clash median-dev does not heal')
+    .option('--allow-production-org', 'connect even beside production (with --with-production)')
     .option('--debug', 'show stack traces for unexpected errors')
     .action((options) => handlers.demo(options, io));
 

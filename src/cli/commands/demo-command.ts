@@ -21,6 +21,10 @@ const EXAMPLE_ROUTE = fileURLToPath(new URL('../../../examples/tools-route/serve
  * example route as the child command, the daemon, and an agent sending
  * plausible calls every couple of seconds.
  */
+/** What `--with-production` and `--with-teammate` hold in the demo's organisation. */
+export const DEMO_PRODUCTION_URL = 'https://acme.example/api/median';
+export const DEMO_TEAMMATE_URL = 'https://dana-7f3a.loca.lt/api/median';
+
 export async function runDemo(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const dataDir = typeof options.dataDir === 'string' ? options.dataDir : await mkdtemp(join(tmpdir(), 'median-dev-demo-'));
   const json = options.json === true;
@@ -28,6 +32,9 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
   const emulator = await startEmulator({ resolve: (hostname) => tunnelServer.resolve(hostname) });
   let traffic: Traffic | undefined;
   try {
+    // The organisation as a team has it: production and a teammate's tunnel, held by the emulator.
+    if (options.withProduction === true) await emulator.holdEndpoint({ url: DEMO_PRODUCTION_URL, tools: ['shipParcel', 'trackParcel'] });
+    if (options.withTeammate === true) await emulator.holdEndpoint({ url: DEMO_TEAMMATE_URL, tools: ['orderStatus'] });
     const routePort = await findFreePort();
     const config = await resolveStartConfig(
       {
@@ -42,6 +49,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         json,
         tui: options.tui !== false,
         debug: options.debug === true,
+        ...(options.allowProductionOrg === true ? { allowProductionOrg: true } : {}),
       },
       { env: { MEDIAN_KEY: emulator.key }, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive },
     );

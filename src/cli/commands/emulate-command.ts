@@ -24,6 +24,13 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
     await emulator.close();
     throw error;
   }
+  // Listening for Ctrl-C before saying it is up: a script may stop it as soon as it reads the line.
+  const stopped = new Promise<void>((resolve) => {
+    const unsubscribe = io.onSignal(() => {
+      unsubscribe();
+      resolve();
+    });
+  });
   if (options.json === true) {
     io.stdout.write(`${safeJson({ event: 'emulator', at: new Date().toISOString(), url: emulator.url, ...(key ? { keyFingerprint: keyFingerprint(key) } : { key: emulator.key }), held: held.map((e) => ({ id: e.id, url: e.url, status: e.status, tools: e.tools.map((t) => t.name) })) })}\n`);
   } else {
@@ -36,12 +43,7 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
     writeLine(io.stdout, '');
     writeLine(io.stdout, 'Point a route at it with MEDIAN_API_URL, or run `median-dev start --median-api <url>`. Ctrl-C stops it.');
   }
-  await new Promise<void>((resolve) => {
-    const unsubscribe = io.onSignal(() => {
-      unsubscribe();
-      resolve();
-    });
-  });
+  await stopped;
   await emulator.close();
 }
 

@@ -3,7 +3,7 @@ import { eventsOf, isEvent, useE2eWorld } from '../../helpers/e2e-world.js';
 import { manifestOf, useManifestServer } from '../../helpers/use-emulator.js';
 
 describe('median-dev start: endpoints that are not this project’s', () => {
-  it('leaves a production endpoint with other tools untouched', async () => {
+  it('leaves another project’s local endpoint with other tools untouched (a local address is a dev endpoint, so the production guard does not stop)', async () => {
     const world = await useE2eWorld();
     const production = await useManifestServer();
     production.serve('/api/median', { body: manifestOf('shipParcel', 'trackParcel') });
