@@ -1,5 +1,6 @@
 export { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
 export { readEnvFile } from './env-file-reader.js';
+export { dataDirError, dataDirModeNote } from './data-dir-errors.js';
 export { ENV_CASCADE, envCascadeFiles, missingKeyHint, readEnvCascade, type EnvCascade } from './env-cascade.js';
 export { setEnvVariable, setEnvVariableInBytes, findAssignments } from './env-file-editor.js';
 export { readProjectState, updateProjectState, STATE_VERSION, type ProjectState } from './project-state.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { StartConfig } from '../config/index.js';
-import { ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
+import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
+import { ensurePrivateDir } from '../shared/private-files.js';
 import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
@@ -99,6 +100,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const ignoredNote = await ignoreNewDataDir(config.dataDir).catch(() => undefined);
   // No daemon runs here, so a dev server still noted in the data dir was left by one that crashed.
   const reapedNote = await reapOrphanChild(config.dataDir).catch(() => undefined);
+  // The data dir, made (or tightened to) 0700 now: a folder that cannot be written is the user's to fix, said so.
+  const modeNote = await ensurePrivateDir(config.dataDir).then(
+    (before) => (before === undefined ? undefined : dataDirModeNote(config.dataDir, before)),
+    (error: unknown) => {
+      throw dataDirError(error, config.dataDir) ?? error;
+    },
+  );
 
   const medianKey = config.medianKey;
   const fileVars = config.envFile ? await readEnvFile(config.envFile) : {};
@@ -176,7 +184,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
   } catch (error) {
     await shutdown();
-    throw error;
+    throw dataDirError(error, config.dataDir) ?? error;
   }
   const prox = proxy;
   emit({ event: 'proxy', url: prox.url });
@@ -271,6 +279,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (abort.signal.aborted) return;
       if (ignoredNote) emit({ event: 'log', level: 'info', message: ignoredNote });
       if (reapedNote) emit({ event: 'log', level: 'warn', message: reapedNote });
+      if (modeNote) emit({ event: 'log', level: 'warn', message: modeNote });
       const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
       if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
       queue.push(() => urls.startAtRememberedUrl());
@@ -312,6 +321,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     };
   } catch (error) {
     await shutdown();
-    throw error;
+    throw dataDirError(error, config.dataDir) ?? error;
   }
 }

@@ -67,6 +67,7 @@ const OWN_CODES = [
   'public_url_needs_no_tunnel',
   'env_file_unreadable',
   'env_file_unwritable',
+  'data_dir_unwritable',
   'invalid_median_api_url',
   // daemon
   'daemon_already_running',
@@ -99,6 +100,8 @@ const OWN_CODES = [
   // proxy
   'proxy_listen_failed',
   'proxy_port_in_use',
+  'proxy_loop',
+  'target_is_proxy',
   'route_unreachable',
   // tunnel (tunnel/tunnel-errors.ts names them)
   'invalid_tunnel_host',

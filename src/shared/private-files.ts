@@ -1,14 +1,53 @@
-import { chmod, lstat, mkdir, open, readlink, rename, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, chmod, lstat, mkdir, open, readlink, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-/** Creates a folder for median-dev's own data, readable by its owner only (0700). */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+/**
+ * Creates a folder for median-dev's own data, readable by its owner only
+ * (0700), or tightens one that exists to 0700. Resolves to the mode the
+ * folder had before when that was not 0700 (so the caller can say it
+ * changed it), else undefined.
+ */
+export async function ensurePrivateDir(dir: string): Promise<number | undefined> {
+  let before: number | undefined;
+  try {
+    before = (await stat(dir)).mode & 0o777;
+  } catch {
+    before = undefined; // created below
+  }
+  await mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: unknown) => explainMkdirFailure(dir, error));
   // mkdir's mode is cut by the umask and ignored for folders that exist.
   await chmod(dir, 0o700).catch(() => {
     /* On Windows chmod is a no-op for folders; nothing to do there. */
   });
+  if (before === undefined || before === 0o700) return undefined;
+  // Where chmod does nothing (Windows), nothing changed to report.
+  const after = (await stat(dir)).mode & 0o777;
+  return after === before ? undefined : before;
+}
+
+/**
+ * `mkdir -p` reports ENOENT when it cannot create a folder under a read-only
+ * or unwritable parent (Node's recursive mkdir): the nearest folder that
+ * exists says why (EROFS, EACCES), and that is the error thrown.
+ */
+async function explainMkdirFailure(dir: string, error: unknown): Promise<never> {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  let parent = dirname(dir);
+  for (;;) {
+    const exists = await stat(parent).then(
+      () => true,
+      () => false,
+    );
+    if (exists) break;
+    if (dirname(parent) === parent) throw error;
+    parent = dirname(parent);
+  }
+  await access(parent, constants.W_OK).catch((why: unknown) => {
+    throw Object.assign(why as Error, { path: dir });
+  });
+  throw error;
 }
 
 /** Symlinks followed at most, as the kernel does (Linux ELOOP after 40). */
