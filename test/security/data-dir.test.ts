@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,16 @@ import { useTeardown } from '../helpers/use-teardown.js';
 /** `start` without a tunnel, a child or an env file: only the proxy and the data dir. */
 async function startArgs(dataDir: string): Promise<string[]> {
   return ['start', '--json', '--no-tui', '--tunnel', 'none', '--public-url', 'https://tools.example.test', '--port', '0', '--no-env-file', '--target', `http://127.0.0.1:${await freePort()}`, '--data-dir', dataDir];
+}
+
+/** A small tmpfs mounted in a temp folder (Linux, root), unmounted when the test ends. */
+async function useTmpfs(options: string): Promise<{ dir: string; mount: string }> {
+  const dir = await useTempDir('median-dev-datadir-');
+  const mount = join(dir, 'mnt');
+  await mkdir(mount);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', mount]);
+  useTeardown(mount, (m) => execFileSync('umount', [m]));
+  return { dir, mount };
 }
 
 describe('break 6: a data dir that cannot be written is a user error with a fix', () => {
@@ -42,12 +53,7 @@ describe('break 6: a data dir that cannot be written is a user error with a fix'
   });
 
   it.runIf(process.platform === 'linux' && process.getuid?.() === 0)('start on a read-only filesystem (root: a read-only tmpfs): data_dir_unwritable, EROFS', async () => {
-    const dir = await useTempDir('median-dev-datadir-');
-    const mount = join(dir, 'ro');
-    await mkdir(mount);
-    const { execFileSync } = await import('node:child_process');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', mount]);
-    useTeardown(mount, (m) => execFileSync('umount', [m]));
+    const { dir, mount } = await useTmpfs('ro,size=64k');
     const cli = spawnCli(await startArgs(join(mount, '.median-dev')), { cwd: dir });
     expect(await cli.exited).toBe(1);
     expect(cli.stderr()).toMatch(/read-only filesystem \(EROFS\)\. \[data_dir_unwritable\]/);
@@ -55,12 +61,7 @@ describe('break 6: a data dir that cannot be written is a user error with a fix'
   });
 
   it.runIf(process.platform === 'linux' && process.getuid?.() === 0)('start on a full disk (root: a full tmpfs): data_dir_unwritable, ENOSPC, and no temp file left', async () => {
-    const dir = await useTempDir('median-dev-datadir-');
-    const mount = join(dir, 'full');
-    await mkdir(mount);
-    const { execFileSync } = await import('node:child_process');
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', mount]);
-    useTeardown(mount, (m) => execFileSync('umount', [m]));
+    const { dir, mount } = await useTmpfs('size=64k');
     await writeFile(join(mount, 'filler'), Buffer.alloc(64 * 1024)).catch(() => undefined);
     const cli = spawnCli(await startArgs(join(mount, '.median-dev')), { cwd: dir });
     expect(await cli.exited).toBe(1);
