@@ -25,8 +25,8 @@ export function createChildKeeper(options: {
   emit(event: NewDaemonEvent): void;
   logger: Logger;
   stopGraceMs?: number;
-  /** Where the running child is noted, so a start after a crash can stop it (orphan-child.ts). */
-  dataDir?: string;
+  /** Where the running child is noted, with the daemon that owns it, so a start after a crash can stop it (orphan-child.ts). */
+  orphanNote?: { dataDir: string; ownerPid: number };
 }): ChildKeeper {
   const commandText = options.command.join(' ');
   let runner: ChildRunner | undefined;
@@ -56,9 +56,10 @@ export function createChildKeeper(options: {
         ...(options.stopGraceMs ? { stopGraceMs: options.stopGraceMs } : {}),
         onOutput: (line, stream) => options.emit({ event: 'output', stream, line }),
         onStateChange: (state) => {
-          if (options.dataDir) {
-            const dataDir = options.dataDir;
-            const note = state.state === 'running' ? noteChild(dataDir, state.pid, options.command) : state.state === 'starting' ? undefined : forgetChild(dataDir);
+          if (options.orphanNote) {
+            const { dataDir, ownerPid } = options.orphanNote;
+            const note =
+              state.state === 'running' ? noteChild(dataDir, { pid: state.pid, ownerPid, command: options.command }) : state.state === 'starting' ? undefined : forgetChild(dataDir);
             note?.catch((error: unknown) => options.logger.debug(`noting the dev server: ${String(error)}`));
           }
           if (state.state === 'running') options.emit({ event: 'child', state: 'running', pid: state.pid, command: commandText });

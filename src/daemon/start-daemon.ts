@@ -201,6 +201,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
     const urls = createUrlKeeper({
       config,
+      daemonPid: options.pid,
       proxyUrl: prox.url,
       childCommand: options.childCommand,
       baseEnv: options.baseEnv,

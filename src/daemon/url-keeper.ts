@@ -33,6 +33,8 @@ export interface UrlKeeperOptions {
   timing: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number; childStopGraceMs: number; routeRecheckMaxMs: number }>;
   /** Queues a task on the daemon's serial queue (a retry once the route answers again). */
   enqueue(task: () => Promise<void>): void;
+  /** The daemon's own pid: the owner written beside the child's, so only a dead owner's child is ever reaped. */
+  daemonPid: number;
 }
 
 /**
@@ -119,7 +121,7 @@ export function createUrlKeeper(options: UrlKeeperOptions): UrlKeeper {
     env: () => buildChildEnv(options.baseEnv, fileVars, childUrl, config.keySource === 'env-file' && medianKey ? { MEDIAN_KEY: medianKey } : {}),
     emit,
     logger,
-    dataDir: config.dataDir,
+    orphanNote: { dataDir: config.dataDir, ownerPid: options.daemonPid },
     ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
   });
 
