@@ -15,3 +15,4 @@ export {
   type ControlFileContents,
   type ReadControlFileOptions,
 } from './control-file.js';
+export { findRunningDaemon } from './running-daemon.js';

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import { readControlFile } from '../control/index.js';
+import { findRunningDaemon } from '../control/index.js';
 import { resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { openRecorder } from '../recorder/index.js';
 import { startRecordingProxy } from '../proxy/index.js';
@@ -23,8 +23,8 @@ export async function withRecordedPath<T>(
   options: { logger?: Logger } = {},
 ): Promise<{ value: T; record: CallRecord | undefined }> {
   const logger = options.logger ?? silentLogger;
-  const control = await readControlFile(config.dataDir).catch(() => undefined);
-  if (control && !control.isStale && control.proxyUrl) {
+  const control = await findRunningDaemon(config.dataDir).catch(() => undefined);
+  if (control?.proxyUrl) {
     const value = await send({ routeUrl: `${control.proxyUrl}${config.route}`, isThroughDaemon: true });
     return { value, record: undefined };
   }

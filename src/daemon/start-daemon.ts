@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from '../shared/logger.js';
 import { errorEvent, type ControlCommand, type DaemonEvent, type DaemonSnapshot, type NewDaemonEvent } from '../events/index.js';
 import { createCallStore, openRecorder, skippedLinesNote, type Recorder } from '../recorder/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
-import { readControlFile, startControlServer, type ControlServer } from '../control/index.js';
+import { findRunningDaemon, startControlServer, type ControlServer } from '../control/index.js';
 import { startFileWatcher, type FileWatcher } from '../watch/index.js';
 import { sendSignedCall } from '../replay/index.js';
 import { createCommandHandler } from './command-handler.js';
@@ -89,10 +89,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const instanceId = randomBytes(8).toString('hex');
   const abort = new AbortController();
 
-  const running = await readControlFile(config.dataDir).catch(() => undefined);
-  if (running && !running.isStale) {
+  // A daemon runs here only if it answers on its control channel: a reused pid in a stale control.json does not count.
+  const running = await findRunningDaemon(config.dataDir).catch(() => undefined);
+  if (running) {
     throw new MedianDevError('daemon_already_running', `median-dev is already running for ${config.dataDir} (pid ${running.pid}, proxy ${running.proxyUrl}).`, {
-      hint: 'Attach to it with `median-dev watch`, stop it first, or pass another --data-dir.',
+      hint: `Attach to it with \`median-dev watch\`, stop it (Ctrl-C in its terminal, or \`kill ${running.pid}\`), or pass another --data-dir.`,
     });
   }
 
