@@ -38,6 +38,8 @@ export function headerLines(state: TuiState): StyledLine[] {
   if (endpoint) {
     second.push(seg('endpoint '), seg(endpoint.status, endpointColor(endpoint.status)));
     if (endpoint.error) second.push(seg(`: ${endpoint.error}`, 'red'));
+  } else if (daemon.endpointBlocked) {
+    second.push(seg('endpoint '), seg(daemon.endpointBlocked, 'red'));
   } else {
     second.push(seg('endpoint '), seg('none yet', 'gray'));
   }

@@ -14,6 +14,8 @@ export interface DaemonInfo {
   child: DaemonSnapshot['child'];
   keyFingerprint: string | null;
   recording: 'ok' | 'failing';
+  /** Why median-dev connects no endpoint (the production guard stopped it), until an endpoint event. */
+  endpointBlocked?: string;
 }
 
 export type ReplayCommand = Extract<ControlCommand, { command: 'replay' }>;

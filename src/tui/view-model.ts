@@ -162,8 +162,11 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
     }
     case 'log':
       return withFlash(state, event.message, event.level === 'warn' ? 'warn' : 'info');
-    case 'error':
-      return withFlash(state, `${event.message}${event.hint ? ` ${event.hint}` : ''}`, 'error');
+    case 'error': {
+      // The production guard's stop stays in the header: no endpoint will appear until the key or the flag changes.
+      const next = event.code === 'production_org' ? { ...state, daemon: { ...daemon, endpointBlocked: 'not connected: this key’s organisation serves production (see doctor)' } } : state;
+      return withFlash(next, `${event.message}${event.hint ? ` ${event.hint}` : ''}`, 'error');
+    }
     case 'output':
       // The dev server's own output stays in the daemon's log; the TUI shows calls.
       return state;
@@ -191,7 +194,8 @@ function applyEndpointEvent(state: TuiState, event: Extract<DaemonEvent, { event
   }
   const status = ENDPOINT_STATUS[event.action] ?? 'pending';
   const endpoint = { id: event.id, url: event.url, status, error: event.error ?? null };
-  const next = { ...state, daemon: { ...state.daemon, endpoint } };
+  const { endpointBlocked: _unblocked, ...daemon } = state.daemon;
+  const next = { ...state, daemon: { ...daemon, endpoint } };
   if (event.action === 'clash') {
     const whose = event.otherUrl ? ` ${event.otherUrl} is ${event.otherOwner ? OWNER_LABELS[event.otherOwner] : 'no longer listed'}.` : '';
     return withFlash(next, `${event.error ?? 'Tool name clash.'}${whose}${event.fix ? ` Fix: ${event.fix}` : ''}`, 'error');

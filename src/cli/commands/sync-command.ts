@@ -2,6 +2,7 @@ import { connectToDaemon } from '../../control/index.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
+import { syncFix } from '../../median/index.js';
 import { callMedian, requireApiClient } from '../median-api.js';
 import { QuietFailure } from '../quiet-failure.js';
 import { createStyle } from '../terminal-style.js';
@@ -35,7 +36,11 @@ export async function runSync(options: Record<string, unknown>, io: CliIo): Prom
   else {
     const style = createStyle(useColor(io));
     if (endpoint.status === 'synced') writeLine(io.stdout, `${style.green('synced')} ${endpoint.id} ${endpoint.url} (${endpoint.tools.length} tools)`);
-    else writeLine(io.stdout, `${style.red(endpoint.status)} ${endpoint.id} ${endpoint.url}\n  Sync failed: ${endpoint.error ?? '(no reason given)'}`);
+    else {
+      writeLine(io.stdout, `${style.red(endpoint.status)} ${endpoint.id} ${endpoint.url}\n  Sync failed: ${endpoint.error ?? '(no reason given)'}`);
+      const fix = syncFix(endpoint.error);
+      if (fix) writeLine(io.stdout, `  → ${fix}`);
+    }
   }
   if (endpoint.status !== 'synced') throw new QuietFailure(1);
 }

@@ -83,6 +83,8 @@ describe('endpoints, prune and sync against the emulator', () => {
     expect(JSON.parse(failed.stdout).error).toBe(
       `The tool name "orderStatus" already comes from ${world.oldUrl}. Tool names have to be unique across every endpoint.`,
     );
+    const text = await world.run(['sync']);
+    expect(text.stdout).toContain('→ Rename one, or remove the old endpoint (only if it is yours: `median-dev endpoints` shows whose it is).');
     await world.client.removeEndpoint(world.old.id);
     const synced = await world.run(['sync', '--json']);
     expect(synced.code).toBe(0);

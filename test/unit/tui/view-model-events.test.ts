@@ -156,6 +156,14 @@ describe('daemon events in the header', () => {
     expect(failed.flash?.text).toBe('Sync failed: The endpoint answered 404. Fix: 404 is usually the wrong path.');
   });
 
+  it('keeps the production guard’s stop in the header until an endpoint appears', () => {
+    const stopped = run(started(), event({ event: 'endpoint', at: 't', action: 'removed', id: 'ep_1', url: 'u' }), event({ event: 'error', at: 't', code: 'production_org', message: 'This MEDIAN_KEY’s organisation already has a production endpoint.', hint: 'Use a development organisation’s key.' }));
+    expect(formatHeader(stopped)).toContain('endpoint not connected: this key’s organisation serves production');
+    const connected = run(stopped, event({ event: 'endpoint', at: 't', action: 'connected', id: 'ep_2', url: 'https://mine.loca.lt/api/median' }));
+    expect(formatHeader(connected)).not.toContain('organisation serves production');
+    expect(formatHeader(connected)).toContain('endpoint pending');
+  });
+
   it('says when the tunnel is open again', () => {
     const state = run(started(), event({ event: 'tunnel', at: 't', state: 'down', reason: 'gone' }), event({ event: 'tunnel', at: 't', state: 'open', url: 'https://calm-otter.loca.lt' }));
     expect(state.flash).toEqual({ level: 'info', text: 'The tunnel is open: https://calm-otter.loca.lt' });
