@@ -90,21 +90,22 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     program
       .command('show')
       .description('one recorded call, whole')
-      .argument('<toolCallId>', 'the toolCallId (or a unique prefix, or a record id)')
-      .option('--json', 'the record as JSON')
+      .argument('<id>', 'a toolCallId (the original call, with a list of its replays), a record id (rec_…), or a unique prefix')
+      .option('--json', 'the record as JSON (with `replays` when it was replayed)')
       .option('--curl', 'a curl command that re-sends it, re-signed (valid five minutes)')
-      .option('--diff', 'for a replay: the response diff against the original'),
+      .option('--diff', 'a replay’s response against its original’s (for a toolCallId: its newest replay)'),
   ).action((id: string, options) => handlers.show(id, options, io));
 
   withCommonOptions(
     program
       .command('replay')
       .description('re-send a recorded call to the route, re-signed with a fresh timestamp')
-      .argument('<toolCallId>', 'the toolCallId (or a unique prefix)')
+      .argument('<id>', 'a toolCallId (the call the agent made, never one of its replays), a record id (rec_…, a replay too), or a unique prefix')
       .option('--new-id', 'send with a new toolCallId (call_ + 32 hex) instead of the same one')
-      .option('--input <json|@file>', 'replace the input')
+      .option('--input <json|@file>', 'replace the input; sent with a new toolCallId, since a route that keys on toolCallId would answer the first result')
+      .option('--same-id', 'with --input: keep the original toolCallId anyway')
       .option('--at-offset <ms>', 'sign at now + offset ms (e.g. -299000 to test the five-minute window)')
-      .option('--yes', 'confirm re-running a reviewed or high-risk call')
+      .option('--yes', 'confirm re-running a reviewed or high-risk call (the stricter of the recorded risk and the manifest’s)')
       .option('--json', 'the replay record as JSON'),
   ).action((id: string, options) => handlers.replay(id, options, io));
 

@@ -1,11 +1,13 @@
 import type { CallRecord } from '../median/index.js';
 import { judgeAnswer } from '../median/index.js';
-import { prepareReplay, sendSignedCall } from '../replay/index.js';
+import { declaredRiskOf, prepareReplay, sendSignedCall } from '../replay/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { ControlCommand } from '../events/index.js';
 
 export interface CommandHandlerDeps {
   findCall(toolCallId: string): Promise<CallRecord>;
+  /** The newest manifest read the route answered: its declared risks count for a replay. */
+  latestManifestRead(): Promise<CallRecord | undefined>;
   secret(): Uint8Array | undefined;
   routeUrl: string;
   sync(): Promise<void>;
@@ -22,6 +24,7 @@ export function createCommandHandler(deps: CommandHandlerDeps): (command: Contro
       case 'replay': {
         const original = await deps.findCall(command.toolCallId);
         const prepared = prepareReplay(original, {
+          declaredRisk: declaredRiskOf(await deps.latestManifestRead(), original.tool ?? ''),
           ...(command.newId ? { newId: true } : {}),
           ...(command.input !== undefined ? { input: command.input } : {}),
           ...(command.confirmed ? { confirmed: true } : {}),

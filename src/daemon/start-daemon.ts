@@ -244,6 +244,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const routeThroughProxy = `${prox.url}${config.route}`;
     const handleCommand = createCommandHandler({
       findCall: (id) => store.findByToolCallId(id),
+      latestManifestRead: () => store.latestManifestRead(),
       secret: () => secretFor(urls.key()),
       routeUrl: routeThroughProxy,
       sync: () => queue.run(() => urls.sync()),

@@ -26,13 +26,18 @@ export interface CallStore {
   list(query?: CallQuery): Promise<CallRecord[]>;
   /**
    * One record by toolCallId or record id, exactly or by a unique prefix.
-   * A toolCallId that was recorded several times (replays keep it) gives the
-   * newest of those records; older ones are reachable by their record id.
+   * A toolCallId means the call the agent made: of the records that carry it
+   * (same-id replays keep it) it gives the original — the first that is not a
+   * replay, else the first. A replay is reached by its record id.
    * Unknown → `call_not_found`; a prefix of several calls → `call_ambiguous`
    * with `details.candidates`.
    */
   findByToolCallId(idOrPrefix: string): Promise<CallRecord>;
   get(recordId: string): Promise<CallRecord | undefined>;
+  /** The replays of a record (`replayOf` is its id), oldest first. */
+  replaysOf(recordId: string): Promise<CallRecord[]>;
+  /** The newest manifest read the route answered with 200, if any. */
+  latestManifestRead(): Promise<CallRecord | undefined>;
   /** Complete records in the store. */
   count(): Promise<number>;
   /**
@@ -146,15 +151,20 @@ export function createCallStore(dataDir: string): CallStore {
     async findByToolCallId(idOrPrefix) {
       const wanted = idOrPrefix.trim();
       if (wanted === '') throw notFound(idOrPrefix);
-      // Newest record per matching key; a key is a toolCallId or a record id.
+      // The original per matching toolCallId (records come newest first, so a later
+      // one that is at least as original replaces it), and every matching record id.
       const byKey = new Map<string, CallRecord>();
       for await (const record of recordsNewestFirst([jsonNeedle(wanted)])) {
-        if (record.id === wanted || record.toolCallId === wanted) return record;
-        if (record.toolCallId.startsWith(wanted) && !byKey.has(`tc:${record.toolCallId}`)) {
-          byKey.set(`tc:${record.toolCallId}`, record);
+        if (record.id === wanted) return record;
+        if (record.toolCallId !== '' && record.toolCallId.startsWith(wanted)) {
+          const key = `tc:${record.toolCallId}`;
+          const known = byKey.get(key);
+          if (!known || record.replayOf === null || known.replayOf !== null) byKey.set(key, record);
         }
         if (record.id.startsWith(wanted)) byKey.set(`id:${record.id}`, record);
       }
+      const exact = byKey.get(`tc:${wanted}`);
+      if (exact) return exact;
       const distinct = [...new Map([...byKey.values()].map((r) => [r.id, r])).values()];
       const [only] = distinct;
       if (distinct.length === 1 && only) return only;
@@ -168,6 +178,21 @@ export function createCallStore(dataDir: string): CallStore {
           .join(', ')}${distinct.length > 5 ? ', …' : ''}.`,
         { hint: 'Type more of the toolCallId, or use the record id (rec_…).', details: { candidates, total: distinct.length } },
       );
+    },
+
+    async replaysOf(recordId) {
+      const replays: CallRecord[] = [];
+      for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
+        if (record.replayOf === recordId) replays.push(record);
+      }
+      return replays.reverse();
+    },
+
+    async latestManifestRead() {
+      for await (const record of recordsNewestFirst([jsonNeedle('manifest')])) {
+        if (record.kind === 'manifest' && record.response?.status === 200) return record;
+      }
+      return undefined;
     },
 
     async get(recordId) {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CallRecord, Risk, ToolCall } from '../median/index.js';
-import { parseToolCall } from '../median/index.js';
+import { parseToolCall, RISKS } from '../median/index.js';
 import { UserError } from '../shared/errors.js';
 
 export { REPLAY_OF_HEADER } from '../median/index.js';
@@ -12,6 +12,11 @@ export interface ReplayOptions {
   input?: unknown;
   /** Risk `reviewed`/`high` re-runs an action a person approved: needs a yes. */
   confirmed?: boolean;
+  /**
+   * The tool's risk as the latest manifest read declares it. The stricter of
+   * it and the recorded context's risk decides whether a yes is needed.
+   */
+  declaredRisk?: Risk | null;
 }
 
 export interface PreparedCall {
@@ -26,6 +31,25 @@ export function newCallId(): string {
 
 export function needsConfirmation(risk: Risk | null | undefined): boolean {
   return risk === 'reviewed' || risk === 'high';
+}
+
+/** The stricter of two risks (`low` < `medium` < `reviewed` < `high`); null counts as none. */
+export function stricterRisk(a: Risk | null | undefined, b: Risk | null | undefined): Risk | null {
+  if (!a) return b ?? null;
+  if (!b) return a;
+  return RISKS.indexOf(a) >= RISKS.indexOf(b) ? a : b;
+}
+
+/** The risk a manifest read (a recorded GET the route answered) declares for a tool, if it does. */
+export function declaredRiskOf(manifestRead: CallRecord | undefined, tool: string): Risk | null {
+  if (!manifestRead?.response || manifestRead.response.truncated) return null;
+  try {
+    const manifest = JSON.parse(manifestRead.response.body) as { tools?: Array<{ name?: unknown; risk?: unknown }> };
+    const risk = manifest.tools?.find((t) => t?.name === tool)?.risk;
+    return (RISKS as readonly unknown[]).includes(risk) ? (risk as Risk) : null;
+  } catch {
+    return null; // not JSON: the manifest declares nothing we can read
+  }
 }
 
 /** Builds the body of a replay from a recorded tool call. */
@@ -51,12 +75,16 @@ export function prepareReplay(record: CallRecord, options: ReplayOptions = {}): 
     throw new UserError('not_a_tool_call', `The recorded body is not a valid tool call (${parsed.message}), so it cannot be replayed.`);
   }
   const original = parsed.value;
-  if (needsConfirmation(original.context.risk) && options.confirmed !== true) {
-    throw new UserError(
-      'replay_needs_confirmation',
-      `${original.tool} has risk "${original.context.risk}": a person approved the original call, and a replay runs the action again without asking them.`,
-      { hint: 'Pass --yes to replay it anyway (or confirm in the terminal UI).' },
-    );
+  const risk = stricterRisk(original.context.risk, options.declaredRisk);
+  if (needsConfirmation(risk) && options.confirmed !== true) {
+    const why =
+      risk === original.context.risk
+        ? `${original.tool} has risk "${risk}": a person approved the original call`
+        : `The manifest declares ${original.tool} risk "${risk}" (the call was recorded with "${original.context.risk}")`;
+    throw new UserError('replay_needs_confirmation', `${why}, and a replay runs the action again without asking anyone.`, {
+      hint: 'Pass --yes to replay it anyway (or confirm in the terminal UI).',
+      details: { risk },
+    });
   }
   if (options.input !== undefined && (typeof options.input !== 'object' || options.input === null || Array.isArray(options.input))) {
     throw new UserError('invalid_input_json', 'The replacement input must be a JSON object, like {"orderNumber":"A-1001"}.', { exitCode: 2 });

@@ -52,6 +52,7 @@ const OWN_CODES = [
   'invalid_input_json',
   'invalid_number',
   'invalid_offset',
+  'conflicting_id_flags',
   'invalid_port',
   'invalid_target',
   'invalid_tool_secret',

@@ -115,7 +115,7 @@ export function overlayContent(state: TuiState): { title: string; lines: StyledL
       return {
         title: 'Replay?',
         lines: [
-          [seg('Replay '), seg(record.tool ?? '?', undefined, { bold: true }), seg(` (${command.toolCallId})`, 'gray')],
+          [seg('Replay '), seg(record.tool ?? '?', undefined, { bold: true }), seg(` (${record.toolCallId})`, 'gray')],
           [seg(record.risk ? `Its risk is ${record.risk}: the tool runs again for real.` : 'The daemon says its risk needs a yes: the tool runs again for real.', 'yellow')],
           [seg(command.newId ? 'It is sent with a new toolCallId.' : 'It is sent with the same toolCallId (your idempotency key).', 'gray')],
           [],

@@ -15,7 +15,7 @@ export function needsConfirmation(record: CallRecord): boolean {
 }
 
 function callLabel(record: CallRecord, command: ReplayCommand): string {
-  return `${record.tool ?? 'call'} (${command.newId ? 'new id' : command.toolCallId})`;
+  return `${record.tool ?? 'call'} (${command.newId ? 'new id' : record.toolCallId})`;
 }
 
 /** Sends a replay, or asks first when the record's risk needs a yes. */
@@ -38,7 +38,8 @@ function replayable(state: TuiState): { record: CallRecord } | { problem: TuiRes
 function replayKey(state: TuiState, isNewId: boolean): TuiResult {
   const found = replayable(state);
   if ('problem' in found) return found.problem;
-  const command: ReplayCommand = { command: 'replay', toolCallId: found.record.toolCallId };
+  // The call the agent made: a replay row replays the original it repeats (by record id, never a chain).
+  const command: ReplayCommand = { command: 'replay', toolCallId: found.record.replayOf ?? found.record.id };
   if (isNewId) command.newId = true;
   return requestReplay(state, found.record, command);
 }

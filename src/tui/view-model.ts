@@ -205,7 +205,12 @@ function applyEndpointEvent(state: TuiState, event: Extract<DaemonEvent, { event
   return withFlash(next, `Endpoint ${event.action}: ${event.url}`);
 }
 
+/** The record a replay command names: by record id (what the TUI sends), else the original of a toolCallId. */
 function findByToolCallId(state: TuiState, toolCallId: string): CallRecord | undefined {
+  for (let i = state.records.length - 1; i >= 0; i--) {
+    const record = state.records.at(i);
+    if (record?.id === toolCallId) return record;
+  }
   for (let i = state.records.length - 1; i >= 0; i--) {
     const record = state.records.at(i);
     if (record?.toolCallId === toolCallId && record.replayOf === null) return record;
@@ -266,6 +271,6 @@ function inputEdited(state: TuiState, record: CallRecord, text: string | undefin
     return none(withFlash(state, 'The edited input must be a JSON object; nothing sent.', 'error'));
   }
   // A different input under the same toolCallId would hit the route's idempotency key: use a new id.
-  const command: ReplayCommand = { command: 'replay', toolCallId: record.toolCallId, newId: true, input };
+  const command: ReplayCommand = { command: 'replay', toolCallId: record.replayOf ?? record.id, newId: true, input };
   return requestReplay(state, record, command);
 }

@@ -3,7 +3,7 @@ import { judgeAnswer, secretsToMask } from '../../median/index.js';
 import { safeLine } from '../../shared/output-sanitiser.js';
 import { createCallStore } from '../../recorder/index.js';
 import { withRecordedPath } from '../../daemon/index.js';
-import { prepareReplay, sendSignedCall } from '../../replay/index.js';
+import { declaredRiskOf, prepareReplay, sendSignedCall } from '../../replay/index.js';
 import { UserError } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
@@ -36,12 +36,20 @@ async function findReplayRecord(dataDir: string, original: CallRecord, toolCallI
 }
 
 export async function runReplay(id: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
+  if (options.newId === true && options.sameId === true) {
+    throw new UserError('conflicting_id_flags', '--new-id and --same-id contradict each other: pass one.', { exitCode: 2 });
+  }
   const config = await loadConfig(options, io);
-  const original = await createCallStore(config.dataDir).findByToolCallId(id);
+  const store = createCallStore(config.dataDir);
+  // A toolCallId names the original call; a replay is named by its record id.
+  const original = await store.findByToolCallId(id);
   const input = typeof options.input === 'string' ? await readInputFlag(options.input, io.cwd) : undefined;
   const atOffsetMs = parseOffset(options.atOffset);
+  // Edited input is another call: a new id, unless --same-id (a route keyed on toolCallId would answer the first result).
+  const isNewId = options.newId === true || (input !== undefined && options.sameId !== true);
   const prepared = prepareReplay(original, {
-    ...(options.newId === true ? { newId: true } : {}),
+    declaredRisk: declaredRiskOf(await store.latestManifestRead(), original.tool ?? ''),
+    ...(isNewId ? { newId: true } : {}),
     ...(input !== undefined ? { input } : {}),
     ...(options.yes === true ? { confirmed: true } : {}),
   });
@@ -75,12 +83,13 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
   const style = createStyle(useColor(io));
   const idNote = prepared.toolCall.toolCallId === original.toolCallId ? 'same toolCallId' : `new toolCallId ${prepared.toolCall.toolCallId}`;
   const offsetNote = atOffsetMs ? `, signed ${Math.abs(atOffsetMs)} ms ${atOffsetMs < 0 ? 'in the past' : 'in the future'}` : '';
-  writeLine(io.stdout, style.dim(`Replay of ${safeLine(original.tool ?? original.kind)} ${safeLine(original.toolCallId)} (${idNote}${offsetNote})`));
+  const whatNote = original.replayOf ? `the replay ${original.id} of ${safeLine(original.toolCallId)}` : safeLine(original.toolCallId);
+  writeLine(io.stdout, style.dim(`Replay of ${safeLine(original.tool ?? original.kind)} ${whatNote} (${idNote}${offsetNote})`));
   printAnswer(io, style, shown, verdict);
   writeLine(io.stdout, '');
   writeLine(
     io.stdout,
-    `original: HTTP ${original.response?.status ?? '—'} ${styleVerdict(style, original.verdict.kind)}  →  replay: HTTP ${answer.status} ${styleVerdict(style, verdict.kind)}`,
+    `${original.replayOf ? 'replayed record' : 'original'}: HTTP ${original.response?.status ?? '—'} ${styleVerdict(style, original.verdict.kind)}  →  replay: HTTP ${answer.status} ${styleVerdict(style, verdict.kind)}`,
   );
   if (record) writeLine(io.stdout, style.dim(`Compare the answers: median-dev show ${record.id} --diff`));
 }

@@ -1,17 +1,20 @@
-import { createCallStore, toCurl } from '../../recorder/index.js';
+import type { CallRecord } from '../../median/index.js';
+import { createCallStore, toCurl, type CallStore } from '../../recorder/index.js';
 import { resolveToolSecret } from '../../median/index.js';
 import { missingKeyHint } from '../../config/index.js';
 import { UserError } from '../../shared/errors.js';
+import { safeLine } from '../../shared/output-sanitiser.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
 import { formatRecord } from '../format-record.js';
-import { createStyle } from '../terminal-style.js';
-import { diffResponses } from '../../replay/index.js';
+import { createStyle, formatTable, styleVerdict, type Style } from '../terminal-style.js';
+import { describeReplayHow, diffResponses, summarizeReplay, type ReplaySummary } from '../../replay/index.js';
 
 export async function runShow(id: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);
   const store = createCallStore(config.dataDir);
+  // A toolCallId names the call the agent made (the original); a replay is named by its record id.
   const record = await store.findByToolCallId(id).finally(() => saySkippedLines(store, config.dataDir, io));
   if (options.curl === true) {
     if (!config.medianKey && !config.toolSecret) {
@@ -24,20 +27,51 @@ export async function runShow(id: string, options: Record<string, unknown>, io: 
     return;
   }
   if (options.diff === true) {
-    if (!record.replayOf) {
-      throw new UserError('not_a_replay', `${id} is not a replay, so there is no original to compare with.`, {
-        hint: 'Pass the toolCallId or record id of a replay (calls marked ↻ in `median-dev calls`).',
-      });
-    }
-    const original = await store.get(record.replayOf);
-    if (!original) {
-      throw new UserError('original_not_found', `The original call ${record.replayOf} is no longer in the store (rotated out).`);
-    }
-    const diff = diffResponses(original, record);
+    const { original, replay } = await diffPair(store, id, record);
+    const diff = diffResponses(original, replay);
     if (config.json) writeJson(io, diff);
     else writeLine(io.stdout, diff.text);
     return;
   }
-  if (config.json) writeJson(io, record);
-  else writeLine(io.stdout, formatRecord(record, createStyle(useColor(io))));
+  const replays = record.kind === 'tool-call' ? (await store.replaysOf(record.id)).map((r) => summarizeReplay(record, r)) : [];
+  if (config.json) {
+    writeJson(io, replays.length > 0 ? { ...record, replays } : record);
+    return;
+  }
+  const style = createStyle(useColor(io));
+  writeLine(io.stdout, formatRecord(record, style));
+  if (replays.length > 0) writeLine(io.stdout, `\n${formatReplays(replays, style)}`);
+}
+
+/**
+ * What `--diff` compares: a replay against its original; for an original
+ * (a toolCallId names one), its newest replay against it.
+ */
+async function diffPair(store: CallStore, id: string, record: CallRecord): Promise<{ original: CallRecord; replay: CallRecord }> {
+  if (record.replayOf) {
+    const original = await store.get(record.replayOf);
+    if (!original) {
+      throw new UserError('original_not_found', `The original call ${record.replayOf} is no longer in the store (rotated out).`);
+    }
+    return { original, replay: record };
+  }
+  const newest = (await store.replaysOf(record.id)).at(-1);
+  if (!newest) {
+    throw new UserError('not_a_replay', `${id} has not been replayed, so there is nothing to compare it with.`, {
+      hint: `Replay it first (median-dev replay ${record.toolCallId || record.id}), or pass a replay's record id (calls marked ↻ in \`median-dev calls\`).`,
+    });
+  }
+  return { original: record, replay: newest };
+}
+
+function formatReplays(replays: ReplaySummary[], style: Style): string {
+  const rows = replays.map((r) => [
+    r.receivedAt.replace('T', ' ').slice(0, 19),
+    safeLine(describeReplayHow(r)),
+    `${r.status ?? '—'} ${styleVerdict(style, r.verdict)}`,
+    style.dim(r.id),
+  ]);
+  return `${style.bold(`Replays (${replays.length})`)}\n${formatTable(['WHEN', 'HOW', 'OUTCOME', 'RECORD'], rows, style)}\n${style.dim(
+    `Compare one with the original: median-dev show <record> --diff`,
+  )}`;
 }

@@ -117,14 +117,15 @@ describe('findByToolCallId', () => {
     return createCallStore(dataDir);
   }
 
-  it('finds by exact id, unique prefix, or record id; replays resolve to the newest', async () => {
+  it('finds by exact id, unique prefix, or record id; a toolCallId resolves to the original, never a replay', async () => {
     const original = makeRecord({ n: 1, toolCallId: 'call_aaaa1111' });
     const other = makeRecord({ n: 2, toolCallId: 'call_bbbb2222' });
     const replay = makeRecord({ n: 3, toolCallId: 'call_aaaa1111', replayOf: original.id });
     const longer = makeRecord({ n: 4, toolCallId: 'call_aaaa11112' });
     const store = await storeWith(original, other, replay, longer);
 
-    expect((await store.findByToolCallId('call_aaaa1111')).id).toBe(replay.id);
+    expect((await store.findByToolCallId('call_aaaa1111')).id).toBe(original.id);
+    expect((await store.findByToolCallId(replay.id)).id).toBe(replay.id);
     expect((await store.findByToolCallId('call_bbbb')).id).toBe(other.id);
     expect((await store.findByToolCallId(' call_b ')).id).toBe(other.id);
     expect((await store.findByToolCallId(original.id)).id).toBe(original.id);
@@ -142,9 +143,30 @@ describe('findByToolCallId', () => {
     expect(error).toMatchObject({ code: 'call_ambiguous', details: { total: 2 } });
     const { candidates } = (error as { details: { candidates: { id: string; toolCallId: string }[] } }).details;
     expect(candidates.map((c) => [c.toolCallId, c.id])).toEqual([
-      ['call_cccc0001', aAgain.id],
+      ['call_cccc0001', a.id],
       ['call_cccc0002', b.id],
     ]);
+  });
+
+  it('a toolCallId only a new-id replay carries resolves to that replay', async () => {
+    const original = makeRecord({ n: 1, toolCallId: 'call_eeee0001' });
+    const newIdReplay = makeRecord({ n: 2, toolCallId: 'call_ffff0002', replayOf: original.id });
+    const store = await storeWith(original, newIdReplay);
+    expect((await store.findByToolCallId('call_ffff0002')).id).toBe(newIdReplay.id);
+  });
+
+  it('lists the replays of a record, oldest first, and finds the latest manifest read', async () => {
+    const original = makeRecord({ n: 1, toolCallId: 'call_gggg0001' });
+    const manifestOld = makeRecord({ n: 2, tool: null, kind: 'manifest', toolCallId: '' });
+    const first = makeRecord({ n: 3, toolCallId: 'call_gggg0001', replayOf: original.id });
+    const unrelated = makeRecord({ n: 4, toolCallId: 'call_hhhh0001' });
+    const second = makeRecord({ n: 5, toolCallId: 'call_iiii0001', replayOf: original.id });
+    const manifestNew = makeRecord({ n: 6, tool: null, kind: 'manifest', toolCallId: '' });
+    const manifestFailed = makeRecord({ n: 7, tool: null, kind: 'manifest', toolCallId: '', response: { status: 500, headers: {}, body: '{}' } });
+    const store = await storeWith(original, manifestOld, first, unrelated, second, manifestNew, manifestFailed);
+    expect((await store.replaysOf(original.id)).map((r) => r.id)).toEqual([first.id, second.id]);
+    expect(await store.replaysOf(unrelated.id)).toEqual([]);
+    expect((await store.latestManifestRead())?.id).toBe(manifestNew.id);
   });
 
   it.each(['call_zzzz', 'rec_ffff', '', '   '])('an unknown id %j is call_not_found', async (id) => {

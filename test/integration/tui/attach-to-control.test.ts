@@ -25,7 +25,11 @@ function memoryClient(snapshot: DaemonSnapshot) {
     async send(command) {
       sent.push(command);
       if (command.command === 'sync') throw new MedianDevError('no_endpoint', 'No endpoint yet.', { hint: 'Wait for the tunnel.' });
-      if (command.command === 'replay') return { toolCallId: command.toolCallId, status: 200, verdict: 'answered', durationMs: 5 };
+      // The daemon answers a replay with the toolCallId it sent (the TUI names the record by its id).
+      if (command.command === 'replay') {
+        const record = snapshot.records.find((r) => r.id === command.toolCallId);
+        return { toolCallId: record?.toolCallId ?? command.toolCallId, status: 200, verdict: 'answered', durationMs: 5 };
+      }
       return {};
     },
     close() {
@@ -60,8 +64,8 @@ describe('attachTuiToControl', () => {
     await vi.waitFor(() => expect(screen()).toContain('cancel_order'));
 
     tty.input.write('r');
-    await vi.waitFor(() => expect(screen()).toContain(`↻ Replayed ${second.toolCallId}: HTTP 200 answered in 5 ms.`));
-    expect(memory.sent).toEqual([{ command: 'replay', toolCallId: second.toolCallId }]);
+    await vi.waitFor(() => expect(screen()).toContain(`↻ Replayed ${second.id}: HTTP 200 answered in 5 ms.`));
+    expect(memory.sent).toEqual([{ command: 'replay', toolCallId: second.id }]);
 
     tty.input.write('s');
     await vi.waitFor(() => expect(screen()).toContain('sync failed: No endpoint yet. Wait for the tunnel.'));

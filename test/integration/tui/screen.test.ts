@@ -38,7 +38,7 @@ describe('the blessed screen', () => {
     expect(rows.findIndex((row) => row.includes('cancel_order'))).toBeLessThan(rows.findIndex((row) => row.includes('lookup_order')));
 
     tty.input.write('r');
-    await vi.waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: newer.toolCallId } }]));
+    await vi.waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: newer.id } }]));
 
     const replay = makeRecord({ tool: 'cancel_order', toolCallId: newer.toolCallId, replayOf: newer.id });
     tui.dispatch({ type: 'event', event: callEvent(replay) });
@@ -61,7 +61,7 @@ describe('the blessed screen', () => {
     await vi.waitFor(() => expect(tui.screenText().join('\n')).toContain('Its risk is high'));
     expect(effects).toEqual([]);
     tty.input.write('y');
-    await vi.waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: risky.toolCallId, confirmed: true } }]));
+    await vi.waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: risky.id, confirmed: true } }]));
   });
 
   it('copies a call as curl with OSC 52 and shows it', async () => {
@@ -97,7 +97,7 @@ describe('the blessed screen', () => {
     expect(tty.input.isRaw).toBe(false);
     finishEdit('{"orderNumber":"B-7"}');
     await vi.waitFor(() =>
-      expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: record.toolCallId, newId: true, input: { orderNumber: 'B-7' } } }]),
+      expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: record.id, newId: true, input: { orderNumber: 'B-7' } } }]),
     );
     expect(tty.input.isRaw).toBe(true);
   });

@@ -209,12 +209,12 @@ describe('command results and edited input', () => {
   });
 
   it.each<[string, string | undefined, unknown[], string | null]>([
-    ['a new input is replayed with a new id', '{"orderNumber":"B-2"}', [{ type: 'send', command: { command: 'replay', toolCallId: 'call_low', newId: true, input: { orderNumber: 'B-2' } } }], null],
+    ['a new input is replayed with a new id', '{"orderNumber":"B-2"}', [{ type: 'send', command: { command: 'replay', toolCallId: 'rec_low', newId: true, input: { orderNumber: 'B-2' } } }], null],
     ['a cancelled edit sends nothing', undefined, [], null],
     ['text that is not JSON sends nothing', '{oops', [], null],
     ['JSON that is not an object sends nothing', '[1,2]', [], null],
   ])('%s', (_name, text, effects, overlay) => {
-    const low = makeRecord({ toolCallId: 'call_low', risk: 'low' });
+    const low = makeRecord({ id: 'rec_low', toolCallId: 'call_low', risk: 'low' });
     const result = reduce(started([low]), { type: 'input-edited', record: low, text });
     expect(result.effects).toEqual(effects);
     expect(result.state.overlay?.kind ?? null).toBe(overlay);

@@ -65,15 +65,15 @@ const CASES: KeyCase[] = [
   { name: 'pagedown in the detail pane scrolls a page', before: ['enter'], key: 'pagedown', detailScroll: 'positive' },
   { name: 'g in the detail pane scrolls to the top', before: ['enter', 'G'], key: 'g', detailScroll: 0 },
   // replay
-  { name: 'r replays a low/medium-risk call at once', key: 'r', effects: [replay('call_E')], overlay: null, flash: 'info' },
+  { name: 'r replays a low/medium-risk call at once', key: 'r', effects: [replay('rec_E')], overlay: null, flash: 'info' },
   { name: 'r on a reviewed call asks first', before: ['j', 'j'], key: 'r', overlay: 'confirm-replay', effects: [] },
-  { name: 'y confirms the replay', before: ['j', 'j', 'r'], key: 'y', overlay: null, effects: [replay('call_C', { confirmed: true })] },
+  { name: 'y confirms the replay', before: ['j', 'j', 'r'], key: 'y', overlay: null, effects: [replay('rec_C', { confirmed: true })] },
   { name: 'n cancels the replay', before: ['j', 'j', 'r'], key: 'n', overlay: null, effects: [], flash: 'info' },
   { name: 'escape cancels the replay', before: ['j', 'j', 'r'], key: 'escape', overlay: null, effects: [] },
   { name: 'other keys leave the question open', before: ['j', 'j', 'r'], key: 'x', overlay: 'confirm-replay', effects: [] },
-  { name: 'R replays with a new id', key: 'R', effects: [replay('call_E', { newId: true })] },
+  { name: 'R replays with a new id', key: 'R', effects: [replay('rec_E', { newId: true })] },
   { name: 'R on a high-risk call asks first', before: ['j', 'j', 'j'], key: 'R', overlay: 'confirm-replay', effects: [] },
-  { name: 'y after R keeps the new id', before: ['j', 'j', 'j', 'R'], key: 'y', effects: [replay('call_B', { newId: true, confirmed: true })] },
+  { name: 'y after R keeps the new id', before: ['j', 'j', 'j', 'R'], key: 'y', effects: [replay('rec_B', { newId: true, confirmed: true })] },
   { name: 'r on a request that is not a tool call explains', before: ['j'], key: 'r', effects: [], flash: 'warn' },
   { name: 'e asks the screen to edit the input', key: 'e', effects: [{ type: 'edit-input', record: RECORDS.E }] },
   { name: 'e on a manifest read explains', before: ['j'], key: 'e', effects: [], flash: 'warn' },
@@ -134,6 +134,17 @@ describe('view model keys', () => {
 
   it('keeps the confirm question on the call it was asked for', () => {
     const asked = press(baseState(), ['j', 'j', 'r']).state;
-    expect(asked.overlay).toMatchObject({ kind: 'confirm-replay', record: { id: 'rec_C' }, command: { toolCallId: 'call_C' } });
+    expect(asked.overlay).toMatchObject({ kind: 'confirm-replay', record: { id: 'rec_C' }, command: { toolCallId: 'rec_C' } });
+  });
+});
+
+describe('a replay row replays the call the agent made', () => {
+  it('r on a replay sends the original record id, never a replay of the replay', () => {
+    const original = makeRecord({ id: 'rec_orig', toolCallId: 'call_X', tool: 'lookup_order', risk: 'low' });
+    const replayRow = makeRecord({ id: 'rec_rep', toolCallId: 'call_X', tool: 'lookup_order', risk: 'low', replayOf: 'rec_orig' });
+    const state = reduce(initialState({ width: 100, height: 30, isDemo: false }), { type: 'snapshot', snapshot: makeSnapshot([original, replayRow]) }).state;
+    // The newest row (the replay) is selected.
+    expect(selectedRecord(state)?.id).toBe('rec_rep');
+    expect(press(state, ['r']).effects).toEqual([replay('rec_orig')]);
   });
 });
