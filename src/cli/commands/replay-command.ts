@@ -25,7 +25,7 @@ function parseOffset(value: unknown): number | undefined {
 /** The replay's record, once the daemon that recorded it has stored it. */
 async function findReplayRecord(dataDir: string, original: CallRecord, toolCallId: string, sentAt: number): Promise<CallRecord | undefined> {
   const store = createCallStore(dataDir);
-  const deadline = Date.now() + 3_000;
+  const deadline = Date.now() + 10_000; // a loaded machine can take seconds to store it
   while (Date.now() < deadline) {
     const recent = await store.list({ limit: 20 });
     const found = recent.find((r) => r.replayOf === original.id && r.toolCallId === toolCallId && Date.parse(r.receivedAt) >= sentAt - 1_000);

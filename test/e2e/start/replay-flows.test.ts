@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { runCliInProcess } from '../../helpers/cli-harness.js';
 import { useE2eWorld, type E2eWorld } from '../../helpers/e2e-world.js';
@@ -18,11 +18,23 @@ async function useRunningProject(): Promise<{ world: E2eWorld; cli: (args: strin
   return { world, cli, json };
 }
 
+/** `show --json` once the daemon has stored the call (it records after answering). */
+async function shown<T = CallRecord & { replays?: Array<Record<string, unknown>> }>(json: <U>(args: string[]) => Promise<U>, id: string, replays = 0): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const record = await json<CallRecord & { replays?: unknown[] }>(['show', id]);
+      expect(record.replays?.length ?? 0).toBeGreaterThanOrEqual(replays);
+      return record as T;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
+
 describe('replay: a toolCallId is the call the agent made', () => {
   it('a replay after an edited same-id replay re-sends the original, and show lists both replays', async () => {
     const { cli, json } = await useRunningProject();
     const call = await json<{ toolCallId: string }>(['call', 'orderStatus', '--input', '{"orderNumber":"A1001"}']);
-    const original = await json<CallRecord>(['show', call.toolCallId]);
+    const original = await shown<CallRecord>(json, call.toolCallId);
 
     const edited = await json<CallRecord>(['replay', call.toolCallId, '--input', '{"orderNumber":"B2002"}', '--same-id']);
     expect(edited).toMatchObject({ toolCallId: call.toolCallId, replayOf: original.id });
@@ -33,13 +45,13 @@ describe('replay: a toolCallId is the call the agent made', () => {
     expect(JSON.parse(again.request.body).input).toEqual({ orderNumber: 'A1001' });
 
     // show <toolCallId> is the original, with its replays: when, how, outcome.
-    const shown = await json<CallRecord & { replays: Array<Record<string, unknown>> }>(['show', call.toolCallId]);
-    expect(shown.id).toBe(original.id);
-    expect(shown.replays).toEqual([
+    const listed = await shown<CallRecord & { replays: Array<Record<string, unknown>> }>(json, call.toolCallId, 2);
+    expect(listed.id).toBe(original.id);
+    expect(listed.replays).toEqual([
       expect.objectContaining({ id: edited.id, isSameId: true, isInputEdited: true, offsetMs: null, status: 200 }),
       expect.objectContaining({ id: again.id, isSameId: true, isInputEdited: false, status: 200 }),
     ]);
-    expect(Math.round((shown.replays[1]!.offsetMs as number) / 1000)).toBe(-299);
+    expect(Math.round((listed.replays[1]!.offsetMs as number) / 1000)).toBe(-299);
     const text = await cli(['show', call.toolCallId]);
     expect(text.stdout).toContain('Replays (2)');
     expect(text.stdout).toContain('same id, edited input');
@@ -57,6 +69,7 @@ describe('replay: a toolCallId is the call the agent made', () => {
   it('--input takes a new toolCallId by default, so an idempotent route runs the edited call', async () => {
     const { json } = await useRunningProject();
     const call = await json<{ toolCallId: string }>(['call', 'orderStatus', '--input', '{"orderNumber":"A1001"}']);
+    await shown(json, call.toolCallId);
     const edited = await json<CallRecord>(['replay', call.toolCallId, '--input', '{"orderNumber":"B2002"}']);
     expect(edited.toolCallId).toMatch(/^call_[0-9a-f]{32}$/);
     const result = JSON.parse(edited.response!.body).result as Record<string, unknown>;
@@ -75,7 +88,7 @@ describe('replay: a toolCallId is the call the agent made', () => {
     const { cli, json } = await useRunningProject();
     // refundOrder is declared high in the manifest the daemon's sync read; the call says low.
     const call = await json<{ toolCallId: string }>(['call', 'refundOrder', '--risk', 'low', '--input', '{"orderNumber":"A1001","amount":20}']);
-    expect((await json<CallRecord>(['show', call.toolCallId])).risk).toBe('low');
+    expect((await shown(json, call.toolCallId)).risk).toBe('low');
     const refused = await cli(['replay', call.toolCallId, '--new-id']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('[replay_needs_confirmation]');
