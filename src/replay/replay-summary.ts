@@ -9,7 +9,7 @@ export interface ReplaySummary {
   /** Sent with the original's toolCallId (a route's idempotency key). */
   isSameId: boolean;
   isInputEdited: boolean;
-  /** Signed this far from the time it was sent (`--at-offset`), when more than a couple of seconds. */
+  /** Signed this far from the time it was sent (`--at-offset`), when more than ten seconds. */
   offsetMs: number | null;
   status: number | null;
   signature: CallRecord['signature'];
@@ -17,7 +17,7 @@ export interface ReplaySummary {
 }
 
 /** A signature this far off the arrival time was signed so on purpose, not by a slow send. */
-const OFFSET_NOTICED_MS = 2_000;
+const OFFSET_NOTICED_MS = 10_000;
 
 function inputOf(record: CallRecord): string | undefined {
   try {

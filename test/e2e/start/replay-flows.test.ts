@@ -40,7 +40,7 @@ describe('replay: a toolCallId is the call the agent made', () => {
     expect(edited).toMatchObject({ toolCallId: call.toolCallId, replayOf: original.id });
     expect(JSON.parse(edited.request.body).input).toEqual({ orderNumber: 'B2002' });
 
-    const again = await json<CallRecord>(['replay', call.toolCallId, '--at-offset', '-299000']);
+    const again = await json<CallRecord>(['replay', call.toolCallId, '--at-offset', '-290000']);
     expect(again.replayOf).toBe(original.id);
     expect(JSON.parse(again.request.body).input).toEqual({ orderNumber: 'A1001' });
 
@@ -51,11 +51,11 @@ describe('replay: a toolCallId is the call the agent made', () => {
       expect.objectContaining({ id: edited.id, isSameId: true, isInputEdited: true, offsetMs: null, status: 200 }),
       expect.objectContaining({ id: again.id, isSameId: true, isInputEdited: false, status: 200 }),
     ]);
-    expect(Math.round((listed.replays[1]!.offsetMs as number) / 1000)).toBe(-299);
+    expect(Math.round((listed.replays[1]!.offsetMs as number) / 1000)).toBe(-290);
     const text = await cli(['show', call.toolCallId]);
     expect(text.stdout).toContain('Replays (2)');
     expect(text.stdout).toContain('same id, edited input');
-    expect(text.stdout).toContain('signed 299 s in the past');
+    expect(text.stdout).toContain('signed 290 s in the past');
 
     // --diff on the toolCallId compares its newest replay with the original.
     const diff = await json<{ isSame: boolean }>(['show', call.toolCallId, '--diff']);
