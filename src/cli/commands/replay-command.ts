@@ -23,12 +23,19 @@ function parseOffset(value: unknown): number | undefined {
 }
 
 /** The replay's record, once the daemon that recorded it has stored it. */
-async function findReplayRecord(dataDir: string, original: CallRecord, toolCallId: string, sentAt: number): Promise<CallRecord | undefined> {
+async function findReplayRecord(
+  dataDir: string,
+  original: CallRecord,
+  sent: { toolCallId: string; body: string; earlier: ReadonlySet<string> },
+): Promise<CallRecord | undefined> {
   const store = createCallStore(dataDir);
   const deadline = Date.now() + 10_000; // a loaded machine can take seconds to store it
   while (Date.now() < deadline) {
     const recent = await store.list({ limit: 20 });
-    const found = recent.find((r) => r.replayOf === original.id && r.toolCallId === toolCallId && Date.parse(r.receivedAt) >= sentAt - 1_000);
+    // Not an earlier replay of the same call stored late: a new record, with the body this replay sent.
+    const found = recent.find(
+      (r) => r.replayOf === original.id && !sent.earlier.has(r.id) && r.toolCallId === sent.toolCallId && (r.request.truncated || r.request.body === sent.body),
+    );
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -54,11 +61,11 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
     ...(options.yes === true ? { confirmed: true } : {}),
   });
   const secret = requireSecret(config, 'A replay');
-  const sentAt = Date.now();
+  const earlier = new Set((await store.replaysOf(original.id)).map((r) => r.id));
   const { value: answer, record: oneShotRecord } = await withRecordedPath(config, ({ routeUrl }) =>
     sendSignedCall({ url: routeUrl, body: prepared.body, secret, replayOf: original.id, ...(atOffsetMs !== undefined ? { atOffsetMs } : {}) }),
   );
-  const record = oneShotRecord ?? (await findReplayRecord(config.dataDir, original, prepared.toolCall.toolCallId, sentAt));
+  const record = oneShotRecord ?? (await findReplayRecord(config.dataDir, original, { toolCallId: prepared.toolCall.toolCallId, body: prepared.body, earlier }));
   // What the route answered is shown as it came, but for secrets (the stored record is masked already).
   const mask = createOutputMasker(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
   const verdict = mask.value(
