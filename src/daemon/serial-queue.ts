@@ -5,8 +5,8 @@ import { MedianDevError } from '../shared/errors.js';
  * file, restarting the child and fixing the endpoint before the next starts).
  */
 export interface SerialQueue {
-  /** Queues a task; its error goes to onError. */
-  push(task: () => Promise<void>): void;
+  /** Queues a task; resolves once it ran; its error goes to onError (none once closed). */
+  push(task: () => Promise<void>): Promise<void>;
   /** Queues a task and returns its outcome. */
   run<T>(task: () => Promise<T>): Promise<T>;
   /** Waits for the running task; drops the queued ones. */
@@ -26,7 +26,7 @@ export function createSerialQueue(onError: (error: unknown) => void): SerialQueu
   };
   return {
     push(task) {
-      run(task).catch((error) => {
+      return run(task).catch((error: unknown) => {
         if (!isClosed) onError(error);
       });
     },

@@ -5,20 +5,27 @@ import { ensurePrivateDir } from '../shared/private-files.js';
 import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import { errorEvent, type ControlCommand, type DaemonEvent, type DaemonSnapshot, type NewDaemonEvent } from '../events/index.js';
+import { errorEvent, type ControlCommand, type DaemonEvent, type DaemonFact, type DaemonSnapshot, type NewDaemonEvent } from '../events/index.js';
 import { createCallStore, openRecorder, skippedLinesNote, type Recorder } from '../recorder/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
-import { findRunningDaemon, startControlServer, type ControlServer } from '../control/index.js';
-import { startFileWatcher, type FileWatcher } from '../watch/index.js';
+import { findRunningDaemon, startControlServer } from '../control/index.js';
+import { startFileWatcher } from '../watch/index.js';
 import { sendSignedCall } from '../replay/index.js';
-import { createCommandHandler } from './command-handler.js';
+import { reapOrphanChild } from '../child/index.js';
+import { createRouteRetry } from '../endpoints/index.js';
+import { createChildRestartPolicy } from './child-restart-policy.js';
+import { createDispatch } from './dispatch.js';
+import { createEnvVars } from './env-vars.js';
 import { createEventHub } from './event-hub.js';
 import { createEventMasker } from './event-masker.js';
+import { createKeyRotation } from './key-rotation.js';
+import { createProjectEndpoint } from './project-endpoint.js';
 import { createRecordSink } from './record-sink.js';
-import { reapOrphanChild } from '../child/index.js';
+import { createReplayCommand } from './replay-command.js';
 import { createSerialQueue } from './serial-queue.js';
+import { createShutdown, type RunningParts } from './shutdown.js';
+import { createToolsUrlWriter } from './tools-url-writer.js';
 import { startTunnelKeeper, type TunnelKeeper, type TunnelTuning } from './tunnel-keeper.js';
-import { createUrlKeeper } from './url-keeper.js';
 
 export interface DaemonOptions {
   config: StartConfig;
@@ -39,6 +46,8 @@ export interface DaemonOptions {
     watchDebounceMs: number;
     /** Median's wait for a call's answer, as the proxy judges it (default 10 s). */
     callTimeoutMs: number;
+    /** The longest wait between two looks at a dev server that did not answer (default 30 s). */
+    routeRecheckMaxMs: number;
   }>;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;
@@ -90,10 +99,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const abort = new AbortController();
 
   // A daemon runs here only if it answers on its control channel: a reused pid in a stale control.json does not count.
-  const running = await findRunningDaemon(config.dataDir).catch(() => undefined);
-  if (running) {
-    throw new MedianDevError('daemon_already_running', `median-dev is already running for ${config.dataDir} (pid ${running.pid}, proxy ${running.proxyUrl}).`, {
-      hint: `Attach to it with \`median-dev watch\`, stop it (Ctrl-C in its terminal, or \`kill ${running.pid}\`), or pass another --data-dir.`,
+  const other = await findRunningDaemon(config.dataDir).catch(() => undefined);
+  if (other) {
+    throw new MedianDevError('daemon_already_running', `median-dev is already running for ${config.dataDir} (pid ${other.pid}, proxy ${other.proxyUrl}).`, {
+      hint: `Attach to it with \`median-dev watch\`, stop it (Ctrl-C in its terminal, or \`kill ${other.pid}\`), or pass another --data-dir.`,
     });
   }
 
@@ -135,43 +144,20 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const masker = createEventMasker(secrets, { redactVisitor: config.redactVisitor });
   const emit = (event: NewDaemonEvent) => hub.emit(masker.mask(event));
 
-  // Parts, closed in reverse dependency order by shutdown().
-  let recorder: Recorder | undefined;
-  let proxy: RecordingProxy | undefined;
-  let control: ControlServer | undefined;
-  let tunnel: TunnelKeeper | undefined;
-  let watcher: FileWatcher | undefined;
-  let closeChild: (() => Promise<void>) | undefined;
-  let killChildNow: (() => void) | undefined;
-  /** Opening the tunnel, after startDaemon resolved. */
-  let startBackground: Promise<void> | undefined;
+  // Each running part's close(), in the order shutdown.ts closes them.
+  const running: RunningParts = {};
+  const shutdown = createShutdown(running, { abort: () => abort.abort(new MedianDevError('daemon_closed', 'The daemon is closing.')), logger });
   const queue = createSerialQueue((error) => {
     if (abort.signal.aborted) return;
     emit(errorEvent(error));
   });
-  const shutdown = async () => {
-    abort.abort(new MedianDevError('daemon_closed', 'The daemon is closing.'));
-    const step = async (name: string, close: (() => Promise<void>) | undefined) => {
-      try {
-        await close?.();
-      } catch (error) {
-        logger.warn(`closing the ${name}: ${describe(error)}`);
-      }
-    };
-    await step('tunnel', async () => {
-      await startBackground;
-      await tunnel?.close();
-    });
-    await step('file watcher', watcher && (() => watcher!.close()));
-    await step('task queue', () => queue.close());
-    await step('dev server', closeChild);
-    await step('control channel', control && (() => control!.close()));
-    await step('proxy', proxy && (() => proxy!.close()));
-    await step('recorder', recorder && (() => recorder!.close()));
-  };
+  running.queue = () => queue.close();
 
+  let recorder: Recorder;
+  let proxy: RecordingProxy;
   try {
     recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, logger });
+    running.recorder = () => recorder.close();
     const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
     proxy = await startRecordingProxy({
       target: config.target,
@@ -183,46 +169,74 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       logger,
       onRecord,
     });
+    running.proxy = () => proxy.close();
   } catch (error) {
     await shutdown();
     throw dataDirError(error, config.dataDir) ?? error;
   }
-  const prox = proxy;
-  emit({ event: 'proxy', url: prox.url });
+  emit({ event: 'proxy', url: proxy.url });
 
   try {
     await updateProjectState(config.dataDir, {
       target: config.target,
       route: config.route,
-      proxyUrl: prox.url,
+      proxyUrl: proxy.url,
       medianApi: config.medianApi,
       // --allow-production-org is remembered for this project; --no-allow-production-org forgets it.
       ...(config.allowProductionOrg === undefined ? {} : { allowProductionOrg: config.allowProductionOrg }),
     });
 
-    const urls = createUrlKeeper({
-      config,
-      daemonPid: options.pid,
-      proxyUrl: prox.url,
-      childCommand: options.childCommand,
-      baseEnv: options.baseEnv,
-      fileVars,
+    // The parts the dispatch acts on; each reports what happened to it as a fact.
+    const report = (fact: DaemonFact) => void dispatch(fact);
+    const vars = createEnvVars(fileVars);
+    const keys = createKeyRotation({ config, vars, emit, report, logger });
+    const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
+    const child = createChildRestartPolicy({ config, daemonPid: options.pid, command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing });
+    running.child = () => child.close();
+    const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing });
+    const routeRetry = createRouteRetry({
+      routeUrl: `${config.target}${config.route}`,
+      isCurrent: (url) => url === toolsUrl.current(),
+      report,
       emit,
-      onKeyChanged(key) {
+      ...(timing.routeRecheckMaxMs ? { maxWaitMs: timing.routeRecheckMaxMs } : {}),
+      signal: abort.signal,
+    });
+    const routeThroughProxy = `${proxy.url}${config.route}`;
+    let tunnel: TunnelKeeper | undefined;
+    const dispatch = createDispatch({
+      route: config.route,
+      envFile: config.envFile,
+      queue,
+      toolsUrl,
+      child,
+      keys,
+      endpoint,
+      routeRetry,
+      followKey(key) {
         hub.setKeyFingerprint(key ? keyFingerprint(key) : null);
-        prox.setSecret(secretFor(key));
+        proxy.setSecret(secretFor(key));
         for (const secret of secretsToMask({ medianKey: key })) {
-          recorder?.addSecret(secret);
+          recorder.addSecret(secret);
           masker.addSecret(secret);
         }
       },
-      logger,
-      enqueue: (task) => queue.push(task),
-      signal: abort.signal,
-      timing,
+      replay: createReplayCommand({ findCall: (id) => store.findByToolCallId(id), latestManifestRead: () => store.latestManifestRead(), secret: () => secretFor(keys.key()), routeUrl: routeThroughProxy }),
+      async sendDiagnostics() {
+        const secret = secretFor(keys.key());
+        if (!secret) throw new MedianDevError('missing_key', 'A diagnostics request has to be signed, and no MEDIAN_KEY is set.');
+        const answer = await sendSignedCall({ url: routeThroughProxy, body: '{"op":"diagnostics"}', secret });
+        return { status: answer.status, durationMs: answer.durationMs };
+      },
+      async simulateHostnameChange() {
+        if (!tunnel) throw new MedianDevError('tunnel_not_started', 'The tunnel has not started yet; try again in a moment.');
+        await tunnel.simulateHostnameChange();
+      },
+      clearRecords: () => hub.clearRecords(),
+      shutdown,
+      emit,
     });
-    closeChild = () => urls.closeChild();
-    killChildNow = () => urls.killChildNow();
+    const handleCommand = (command: ControlCommand) => dispatch({ type: 'command.received', command });
 
     const fileWatcher = startFileWatcher({
       cwd: config.cwd,
@@ -231,53 +245,32 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       debounceMs: timing.watchDebounceMs ?? 300,
       logger,
       onChange: (paths) => {
-        if (config.envFile !== null && paths.includes(config.envFile)) queue.push(() => urls.envFileChanged());
+        if (config.envFile !== null && paths.includes(config.envFile)) report({ type: 'envFile.changed' });
         const watched = paths.filter((p) => p !== config.envFile);
-        if (watched.length > 0) queue.push(() => urls.watchedFilesChanged(watched.length));
+        if (watched.length > 0) report({ type: 'files.changed', count: watched.length });
       },
     });
-    watcher = fileWatcher;
+    running.watcher = () => fileWatcher.close();
     // A change made once start resolved is seen (the env file's key, a --watch file);
     // a huge watched tree does not hold the start up for long.
     await atMost(fileWatcher.ready, WATCHER_READY_LIMIT_MS);
 
-    const routeThroughProxy = `${prox.url}${config.route}`;
-    const handleCommand = createCommandHandler({
-      findCall: (id) => store.findByToolCallId(id),
-      latestManifestRead: () => store.latestManifestRead(),
-      secret: () => secretFor(urls.key()),
-      routeUrl: routeThroughProxy,
-      sync: () => queue.run(() => urls.sync()),
-      restartChild: () => queue.run(() => urls.restartChild()),
-      async simulateHostnameChange() {
-        if (!tunnel) throw new MedianDevError('tunnel_not_started', 'The tunnel has not started yet; try again in a moment.');
-        await tunnel.simulateHostnameChange();
-      },
-      async sendDiagnostics() {
-        const secret = secretFor(urls.key());
-        if (!secret) throw new MedianDevError('missing_key', 'A diagnostics request has to be signed, and no MEDIAN_KEY is set.');
-        const answer = await sendSignedCall({ url: routeThroughProxy, body: '{"op":"diagnostics"}', secret });
-        return { status: answer.status, durationMs: answer.durationMs };
-      },
-      clear: () => hub.clearRecords(),
-    });
-
-    control = await startControlServer({
+    const control = await startControlServer({
       dataDir: config.dataDir,
       pid: options.pid,
       instanceId,
-      proxyUrl: prox.url,
+      proxyUrl: proxy.url,
       snapshot: () => hub.snapshot(),
       handleCommand,
       logger,
     });
-    const ctl = control;
-    hub.on((event) => ctl.broadcast(event));
+    running.control = () => control.close();
+    hub.on((event) => control.broadcast(event));
 
     // The rest runs once startDaemon has resolved (a macrotask later), so a
     // caller that subscribes right away sees every event from the tunnel's
     // `connecting` on.
-    startBackground = (async () => {
+    const startBackground = (async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (abort.signal.aborted) return;
       if (ignoredNote) emit({ event: 'log', level: 'info', message: ignoredNote });
@@ -285,16 +278,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (modeNote) emit({ event: 'log', level: 'warn', message: modeNote });
       const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
       if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
-      queue.push(() => urls.startAtRememberedUrl());
+      report({ type: 'daemon.started' });
       tunnel = await startTunnelKeeper({
         config,
-        localPort: prox.port,
-        acceptConnection: (socket) => prox.acceptConnection(socket),
+        localPort: proxy.port,
+        acceptConnection: (socket) => proxy.acceptConnection(socket),
         instanceId,
         logger,
         emit,
+        report,
         signal: abort.signal,
-        onOrigin: (origin) => queue.push(() => urls.applyOrigin(origin)),
         rememberSubdomain: (subdomain) => updateProjectState(config.dataDir, { subdomain }).then(() => undefined),
         ...(options.tunnel ? { tuning: options.tunnel } : {}),
       });
@@ -302,6 +295,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (abort.signal.aborted) return;
       emit(errorEvent(error, 'tunnel_start_failed'));
     });
+    running.tunnel = async () => {
+      await startBackground;
+      await tunnel?.close();
+    };
 
     let closing: Promise<void> | undefined;
     let resolveClosed!: () => void;
@@ -309,13 +306,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return {
       events: { on: (listener) => hub.on(listener) },
       snapshot: () => hub.snapshot(),
-      proxyUrl: prox.url,
+      proxyUrl: proxy.url,
       instanceId,
       handleCommand,
       closed,
-      killNow: () => killChildNow?.(),
+      killNow: () => child.killNow(),
       close() {
-        closing ??= shutdown().then(() => {
+        closing ??= dispatch({ type: 'shutdown.requested' }).then(() => {
           emit({ event: 'tunnel', state: 'closed' });
           resolveClosed();
         });

@@ -3,15 +3,16 @@ import type { StartConfig } from '../config/index.js';
 import { readProjectState } from '../config/index.js';
 import { MedianDevError, codeOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
-import type { NewDaemonEvent } from '../events/index.js';
+import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
 import {
   createFetchHealthProbe,
   createLocaltunnelProvider,
   createNoTunnelProvider,
   deriveSubdomain,
   isFinalTunnelError,
-  reconnectDelayMs,
+  createTunnelBackoff,
   startTunnel,
+  type TunnelEvent,
   type HealthProbe,
   type TunnelHandle,
   type TunnelProvider,
@@ -27,8 +28,8 @@ export interface TunnelKeeperOptions {
   instanceId: string;
   logger: Logger;
   emit(event: NewDaemonEvent): void;
-  /** A public origin to apply (SPEC §2.1 order: env file, child, endpoint). */
-  onOrigin(origin: string): void;
+  /** Where `tunnel.opened` and `tunnel.lost` go (the daemon's dispatch). */
+  report(fact: DaemonFact): void;
   rememberSubdomain(subdomain: string): Promise<void>;
   signal: AbortSignal;
   /** Tests and the demo: backoff, probe, provider knobs. */
@@ -55,8 +56,8 @@ export interface TunnelKeeper {
 
 /**
  * Opens the tunnel in the background and keeps it open; the first open is
- * retried with the same backoff as reopens (startTunnel itself does not retry
- * a first open). Every `opened` goes to `onOrigin`.
+ * retried with the same backoff policy as reopens (startTunnel itself does
+ * not retry a first open). Every `opened` is reported as `tunnel.opened`.
  */
 export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<TunnelKeeper> {
   const { config, emit, logger, signal } = options;
@@ -86,12 +87,56 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
     if (subdomain !== state.subdomain) await options.rememberSubdomain(subdomain);
   }
 
+  /** The tunnel's facts: `opened` heals (the dispatch), everything is reported to clients as `tunnel` events. */
+  const onTunnelEvent = (event: TunnelEvent): void => {
+    switch (event.type) {
+      case 'opened':
+        emit({
+          event: 'tunnel',
+          state: 'open',
+          url: event.url,
+          ...(event.subdomain ? { subdomain: event.subdomain } : {}),
+          ...(event.requestedSubdomain ? { requestedSubdomain: event.requestedSubdomain } : {}),
+          isHostnameChange: event.isHostnameChange,
+        });
+        options.report({ type: 'tunnel.opened', origin: event.url, isHostnameChange: event.isHostnameChange });
+        return;
+      case 'down':
+        emit({ event: 'tunnel', state: 'down', reason: `${event.reason}: ${event.message}` });
+        options.report({ type: 'tunnel.lost', reason: event.reason });
+        return;
+      case 'reopen-failed':
+        if (event.isFinal) {
+          emit({ event: 'tunnel', state: 'down', reason: `reopening failed (${event.code}): ${event.message}; not retrying` });
+          emit({ event: 'error', code: event.code, message: `The tunnel is down and cannot reopen: ${event.message}`, ...(event.hint ? { hint: event.hint } : {}) });
+          return;
+        }
+        emit({ event: 'tunnel', state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${seconds(event.retryInMs)} s` });
+        // Once per outage, as an error with its code; the retries are `down` events.
+        if (event.attempt === 1) {
+          emit({
+            event: 'error',
+            code: event.code,
+            message: `The tunnel is down and could not reopen: ${event.message}`,
+            hint: `median-dev keeps trying, waiting longer each time (up to 10 s); Median cannot reach the route until the tunnel is back. Check ${config.tunnelHost}.`,
+          });
+        }
+        return;
+      default: {
+        const never: never = event;
+        logger.warn(`an unknown tunnel event: ${JSON.stringify(never)}`);
+      }
+    }
+  };
+
+  // One backoff policy for the first open's retries (here) and the reopens (in startTunnel).
+  const backoff = createTunnelBackoff({ baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
+  const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId })));
   let handle: TunnelHandle | undefined;
   const opening = (async () => {
     emit({ event: 'tunnel', state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });
-    for (let attempt = 0; !signal.aborted; attempt++) {
+    for (let failures = 0; !signal.aborted; ) {
       try {
-        const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId })));
         handle = await startTunnel(
           {
             provider,
@@ -101,67 +146,31 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
             logger,
             ...(probe ? { probe } : {}),
             ...(tuning.probeIntervalMs ? { probeIntervalMs: tuning.probeIntervalMs } : {}),
-            ...(tuning.reconnectBaseMs ? { reconnectBaseMs: tuning.reconnectBaseMs } : {}),
-            ...(tuning.reconnectMaxMs ? { reconnectMaxMs: tuning.reconnectMaxMs } : {}),
-            onEvent(event) {
-              if (event.type === 'opened') {
-                emit({
-                  event: 'tunnel',
-                  state: 'open',
-                  url: event.url,
-                  ...(event.subdomain ? { subdomain: event.subdomain } : {}),
-                  ...(event.requestedSubdomain ? { requestedSubdomain: event.requestedSubdomain } : {}),
-                  isHostnameChange: event.isHostnameChange,
-                });
-                options.onOrigin(event.url);
-              } else if (event.type === 'down') {
-                emit({ event: 'tunnel', state: 'down', reason: `${event.reason}: ${event.message}` });
-              } else if (event.isFinal) {
-                emit({ event: 'tunnel', state: 'down', reason: `reopening failed (${event.code}): ${event.message}; not retrying` });
-                emit({ event: 'error', code: event.code, message: `The tunnel is down and cannot reopen: ${event.message}`, ...(event.hint ? { hint: event.hint } : {}) });
-              } else {
-                emit({ event: 'tunnel', state: 'down', reason: `reopening failed (${event.code}): ${event.message}; next try in ${Math.round(event.retryInMs / 100) / 10} s` });
-                // Once per outage, as an error with its code; the retries are `down` events.
-                if (event.attempt === 1) {
-                  emit({
-                    event: 'error',
-                    code: event.code,
-                    message: `The tunnel is down and could not reopen: ${event.message}`,
-                    hint: `median-dev keeps trying, waiting longer each time (up to 10 s); Median cannot reach the route until the tunnel is back. Check ${config.tunnelHost}.`,
-                  });
-                }
-              }
-            },
+            backoff,
+            onEvent: onTunnelEvent,
           },
           { signal },
         );
         return;
       } catch (error) {
         if (signal.aborted) return;
+        failures += 1;
+        const message = error instanceof Error ? error.message : String(error);
+        const hint = error instanceof MedianDevError ? error.hint : undefined;
         if (isFinalTunnelError(error)) {
           // Asking the same server again gets the same answer: say it once, with the fix, and stop.
-          const message = error instanceof Error ? error.message : String(error);
           emit({ event: 'tunnel', state: 'down', reason: `${message} (not retrying)` });
-          emit({
-            event: 'error',
-            code: codeOf(error, 'tunnel_open_failed'),
-            message: `The tunnel did not open: ${message}`,
-            ...(error instanceof MedianDevError && error.hint ? { hint: error.hint } : {}),
-          });
+          emit({ event: 'error', code: codeOf(error, 'tunnel_open_failed'), message: `The tunnel did not open: ${message}`, ...(hint ? { hint } : {}) });
           return;
         }
-        const waitMs = reconnectDelayMs(attempt, { baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
-        const message = error instanceof Error ? error.message : String(error);
-        emit({ event: 'tunnel', state: 'down', reason: `${message} (next try in ${Math.round(waitMs / 100) / 10} s)` });
-        if (attempt === 0) {
+        const waitMs = backoff.afterFailedOpen(failures);
+        emit({ event: 'tunnel', state: 'down', reason: `${message} (next try in ${seconds(waitMs)} s)` });
+        if (failures === 1) {
           emit({
             event: 'error',
             code: codeOf(error, 'tunnel_open_failed'),
             message: `The tunnel did not open: ${message}`,
-            hint:
-              error instanceof MedianDevError && error.hint
-                ? error.hint
-                : `median-dev keeps trying. Check --tunnel-host (${config.tunnelHost}), or use your own tunnel with --tunnel none --public-url <origin>.`,
+            hint: hint ?? `median-dev keeps trying. Check --tunnel-host (${config.tunnelHost}), or use your own tunnel with --tunnel none --public-url <origin>.`,
           });
         }
         await pause(waitMs, signal);
@@ -185,4 +194,9 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
       return closing;
     },
   };
+}
+
+/** Milliseconds as seconds with one decimal, for messages. */
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
 }

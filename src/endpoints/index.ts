@@ -6,3 +6,5 @@ export { clashAdvice, type ClashFacts } from './clash-advice.js';
 export { parseClash } from './clash-message.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './api-retry.js';
 export { checkOrganisation, type OrganisationProblem } from './organisation-rules.js';
+export { createRouteRetry, isWaitingForRoute, type RouteRetry, type RouteRetryOptions } from './route-retry.js';
+export { waitForRoute, isRouteAnswering, type RouteReadinessOptions } from './route-readiness.js';

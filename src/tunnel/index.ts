@@ -17,5 +17,5 @@ export {
   type HealthVerdict,
 } from './health-probe.js';
 export { deriveSubdomain } from './derive-subdomain.js';
-export { reconnectDelayMs, reopenDelayMs, DEFAULT_BACKOFF, DEFAULT_QUICK_REOPEN_MS, type BackoffOptions, type ReopenScheduleOptions } from './reconnect-delay.js';
+export { createTunnelBackoff, type TunnelBackoff, reconnectDelayMs, reopenDelayMs, DEFAULT_BACKOFF, DEFAULT_QUICK_REOPEN_MS, type BackoffOptions, type ReopenScheduleOptions } from './reconnect-delay.js';
 export { TUNNEL_ERROR_CODES, isFinalTunnelError, type TunnelErrorCode } from './tunnel-errors.js';

@@ -52,3 +52,22 @@ export function reopenDelayMs(failures: number, recentLosses: number, options: R
   }
   return reconnectDelayMs(calm ? failed - 1 : failed + Math.floor(recentLosses), options);
 }
+
+/**
+ * One backoff policy for a tunnel: the retries of its first open and its
+ * reopens after a loss wait by the same rule (the first open's n-th failure
+ * waits as long as a reopen after n failed reopens of a calm tunnel).
+ */
+export interface TunnelBackoff {
+  /** Wait before trying the first open again after `failures` (≥ 1) failed tries. */
+  afterFailedOpen(failures: number): number;
+  /** Wait before a reopen: `failures` reopens failed since the loss, `recentLosses` losses just before it. */
+  afterLoss(failures: number, recentLosses: number): number;
+}
+
+export function createTunnelBackoff(options: ReopenScheduleOptions = {}): TunnelBackoff {
+  return {
+    afterFailedOpen: (failures) => reopenDelayMs(Math.max(1, failures), 0, options),
+    afterLoss: (failures, recentLosses) => reopenDelayMs(failures, recentLosses, options),
+  };
+}

@@ -4,7 +4,7 @@ import { silentLogger, type Logger } from '../shared/logger.js';
 import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
 import { openFirst } from './open-first.js';
 import { isFinalTunnelError } from './tunnel-errors.js';
-import { reopenDelayMs, type ReopenScheduleOptions } from './reconnect-delay.js';
+import { createTunnelBackoff, type TunnelBackoff } from './reconnect-delay.js';
 import type { TunnelDownReason, TunnelEvent, TunnelEventOf, TunnelEventType } from './tunnel-events.js';
 import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
 
@@ -30,6 +30,8 @@ export interface StartTunnelOptions {
   probeTimeoutMs?: number;
   /** Tunnel-missing answers in a row that take the tunnel down. Default 3. */
   probeStrikesForDown?: number;
+  /** The backoff policy (shared with whoever retries the first open); built from the knobs below when left out. */
+  backoff?: TunnelBackoff;
   /** Reopen backoff: 1 s doubling to 10 s, with jitter. */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
@@ -83,12 +85,9 @@ export interface TunnelHandle {
  */
 export async function startTunnel(options: StartTunnelOptions, { signal }: { signal?: AbortSignal } = {}): Promise<TunnelHandle> {
   const logger = options.logger ?? silentLogger;
-  const schedule: ReopenScheduleOptions = {
-    baseMs: options.reconnectBaseMs,
-    maxMs: options.reconnectMaxMs,
-    random: options.random,
-    quickMs: options.quickReopenMs,
-  };
+  const backoff =
+    options.backoff ??
+    createTunnelBackoff({ baseMs: options.reconnectBaseMs, maxMs: options.reconnectMaxMs, random: options.random, quickMs: options.quickReopenMs });
   const now = options.now ?? Date.now;
   const flapWindowMs = options.flapWindowMs ?? 60_000;
   const stableAfterMs = options.stableAfterMs ?? 10_000;
@@ -162,7 +161,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   };
 
   const scheduleReopen = (): number => {
-    const delay = reopenDelayMs(failures, recentLosses, schedule);
+    const delay = backoff.afterLoss(failures, recentLosses);
     reopenTimer = setTimeout(() => {
       reopenTimer = undefined;
       reopening = reopen();

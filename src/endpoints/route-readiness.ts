@@ -26,18 +26,8 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
   while (!options.signal?.aborted && options.isWorthWaiting()) {
     const left = deadline - Date.now();
     if (left <= 0) return false;
-    try {
-      const timeout = AbortSignal.timeout(left);
-      const response = await fetch(options.url, {
-        headers: { 'user-agent': 'median-dev (waiting for the dev server)' },
-        redirect: 'manual',
-        signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
-      });
-      await response.body?.cancel();
-      return true;
-    } catch {
-      // Refused or reset: the dev server is not listening yet; try again shortly.
-    }
+    // Refused or reset: the dev server is not listening yet; try again shortly.
+    if (await answers(options.url, left, options.signal, 'median-dev (waiting for the dev server)')) return true;
     // A refused connection costs little on loopback: ask often while a dev server usually starts.
     const wait = Date.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
     await pause(Math.min(wait, Math.max(0, deadline - Date.now())), options.signal);
@@ -46,14 +36,15 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
 }
 
 /** One look: does the dev server answer at the route right now (any HTTP answer)? */
-export async function isRouteAnswering(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
+export function isRouteAnswering(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
+  return answers(url, options.timeoutMs, options.signal, 'median-dev (checking on the dev server)');
+}
+
+/** Whether any HTTP answer comes from `url` within `timeoutMs`. */
+async function answers(url: string, timeoutMs: number, signal: AbortSignal | undefined, userAgent: string): Promise<boolean> {
   try {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const response = await fetch(url, {
-      headers: { 'user-agent': 'median-dev (checking on the dev server)' },
-      redirect: 'manual',
-      signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
-    });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const response = await fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual', signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
     await response.body?.cancel();
     return true;
   } catch {

@@ -1,0 +1,148 @@
+import type { EndpointKeeper, RouteRetry } from '../endpoints/index.js';
+import { isWaitingForRoute } from '../endpoints/index.js';
+import type { ControlCommand, DaemonFact, NewDaemonEvent } from '../events/index.js';
+import { keyFingerprint } from '../median/index.js';
+import { MedianDevError } from '../shared/errors.js';
+import type { ChildRestartPolicy } from './child-restart-policy.js';
+import type { KeyRotation } from './key-rotation.js';
+import type { SerialQueue } from './serial-queue.js';
+import type { ToolsUrlWriter } from './tools-url-writer.js';
+
+/** What the dispatch acts on: the daemon's parts, built and wired in start-daemon.ts. */
+export interface DispatchParts {
+  route: string;
+  envFile: string | null;
+  /** Reactions that change the URL, the key or the endpoint run one at a time on it. */
+  queue: SerialQueue;
+  toolsUrl: ToolsUrlWriter;
+  child: ChildRestartPolicy;
+  keys: KeyRotation;
+  endpoint: Pick<EndpointKeeper, 'ensure' | 'sync' | 'reconnect'>;
+  routeRetry: RouteRetry;
+  /** A new key: the proxy (signature checks), the recorder and the masker (masking), the snapshot follow it. */
+  followKey(key: string | undefined): void;
+  replay(command: Extract<ControlCommand, { command: 'replay' }>): Promise<unknown>;
+  sendDiagnostics(): Promise<unknown>;
+  simulateHostnameChange(): Promise<void>;
+  clearRecords(): void;
+  /** Closes every running part in order (shutdown.ts); idempotent. */
+  shutdown(): Promise<void>;
+  emit(event: NewDaemonEvent): void;
+}
+
+/**
+ * Takes a fact and does what follows from it. Resolves once the reaction
+ * is over: a queued one's failure is reported as an `error` event; a
+ * command's result (or error) goes back to whoever sent it.
+ */
+export type Dispatch = (fact: DaemonFact) => Promise<unknown>;
+
+/**
+ * The daemon's one place where facts become actions (Wrangler's DevEnv):
+ * parts never call each other, they report facts, and this switch says
+ * what happens next. The order of a URL change is `healTo` just below.
+ */
+export function createDispatch(parts: DispatchParts): Dispatch {
+  const { queue, child, keys, endpoint, emit } = parts;
+
+  /** SPEC §2.1: a new public URL reaches the env file, then the dev server, then Median. */
+  async function healTo(url: string): Promise<void> {
+    await parts.toolsUrl.write(url); // 1. MEDIAN_TOOLS_URL in the env file (and the `tools-url` event)
+    await child.restartFor(url); //     2. the dev server restarts with it, if it runs with another
+    await child.waitUntilAnswering(); // 3. its route answers (or the wait gives up)
+    await connectEndpoint(url); //      4. Median's endpoint points at it and syncs
+  }
+
+  async function connectEndpoint(url: string): Promise<void> {
+    if (!keys.api()) {
+      const hint = keys.keyHint.replace('picks it up.', 'picks it up and connects.');
+      emit({ event: 'error', code: 'missing_key', message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.', hint });
+      return;
+    }
+    const connected = await endpoint.ensure(url);
+    // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`).
+    if (isWaitingForRoute(connected)) parts.routeRetry.watch(url);
+  }
+
+  /** A new MEDIAN_KEY: whoever signs or masks follows it, then the dev server restarts, then Median binds it. */
+  async function rotateKey(key: string | undefined): Promise<void> {
+    keys.use(key);
+    parts.followKey(key);
+    const now = key ? keyFingerprint(key) : 'unset';
+    emit({ event: 'log', level: 'info', message: `MEDIAN_KEY changed in ${parts.envFile} (now ${now}): reconnecting the endpoint with the new key.` });
+    if (child.isStarted) {
+      await child.restart();
+      await child.waitUntilAnswering();
+    }
+    const url = parts.toolsUrl.current();
+    if (url && keys.api()) await endpoint.reconnect(url);
+  }
+
+  async function syncNow(): Promise<void> {
+    const url = parts.toolsUrl.current();
+    if (!url) throw new MedianDevError('no_tools_url', 'The tunnel has not given a public URL yet, so there is nothing to sync.');
+    keys.requireApi();
+    await endpoint.sync(url);
+  }
+
+  async function runCommand(command: ControlCommand): Promise<unknown> {
+    switch (command.command) {
+      case 'sync': // after a heal under way, so it syncs the URL in use
+        await queue.run(syncNow);
+        return { synced: true };
+      case 'restart-child':
+        await queue.run(() => child.restart());
+        return { restarted: true };
+      case 'replay': // not queued: a replay goes through the proxy as it is
+        return parts.replay(command);
+      case 'diagnostics':
+        return parts.sendDiagnostics();
+      case 'simulate-hostname-change':
+        await parts.simulateHostnameChange();
+        return { requested: true };
+      case 'clear':
+        parts.clearRecords();
+        return { cleared: true };
+      default: {
+        const never: never = command;
+        throw new MedianDevError('unknown_command', `Unknown control command ${JSON.stringify(never)}.`);
+      }
+    }
+  }
+
+  return async function dispatch(fact) {
+    switch (fact.type) {
+      case 'daemon.started': // the dev server compiles at the last URL while the tunnel opens
+        return queue.push(() => child.startAtRememberedUrl());
+      case 'tunnel.opened':
+        return queue.push(() => healTo(`${fact.origin}${parts.route}`));
+      case 'tunnel.lost': // the tunnel reopens by itself; its next `tunnel.opened` heals
+        return;
+      case 'envFile.changed':
+        return queue.push(() => keys.reread());
+      case 'envFile.keyChanged':
+        return queue.push(() => rotateKey(fact.key));
+      case 'files.changed':
+        return queue.push(async () => {
+          const url = parts.toolsUrl.current();
+          if (!url || !keys.api()) return;
+          emit({ event: 'log', level: 'info', message: `${fact.count} watched file${fact.count === 1 ? '' : 's'} changed: syncing.` });
+          await endpoint.sync(url);
+        });
+      case 'child.exited': // reported to clients as a `child` event; a dev server that exits stays down until `R`
+        return;
+      case 'route.answering':
+        return queue.push(async () => {
+          if (fact.toolsUrl === parts.toolsUrl.current() && keys.api()) await connectEndpoint(fact.toolsUrl);
+        });
+      case 'command.received':
+        return runCommand(fact.command);
+      case 'shutdown.requested':
+        return parts.shutdown();
+      default: {
+        const never: never = fact;
+        throw new MedianDevError('internal_error', `No case for the fact ${JSON.stringify(never)}.`);
+      }
+    }
+  };
+}

@@ -1,0 +1,53 @@
+import { readProjectState, updateProjectState, type StartConfig } from '../config/index.js';
+import { createEndpointKeeper, type EndpointKeeper } from '../endpoints/index.js';
+import type { NewDaemonEvent } from '../events/index.js';
+import type { Logger } from '../shared/logger.js';
+import type { KeyRotation } from './key-rotation.js';
+import { openRouteWithKey } from './route-opener.js';
+
+export interface ProjectEndpointOptions {
+  config: Pick<StartConfig, 'dataDir' | 'route' | 'target' | 'autoFix' | 'allowProductionOrg'>;
+  /** The proxy's origin: the route is opened through it, so the connect is recorded. */
+  proxyUrl: string;
+  keys: KeyRotation;
+  emit(event: NewDaemonEvent): void;
+  logger: Logger;
+  signal: AbortSignal;
+  timing: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number }>;
+}
+
+/** This project's Median endpoint: remembered in the data dir, connected through our proxy, with the key in use. */
+export function createProjectEndpoint(options: ProjectEndpointOptions): EndpointKeeper {
+  const { config, keys, timing } = options;
+  return createEndpointKeeper({
+    api: () => keys.requireApi(),
+    readMemory: async () => {
+      const state = await readProjectState(config.dataDir);
+      return {
+        endpointId: state.endpointId,
+        toolsUrl: state.toolsUrl,
+        tunnelUrls: state.tunnelUrls,
+        allowProductionOrg: config.allowProductionOrg ?? state.allowProductionOrg,
+      };
+    },
+    remember: async ({ endpointId, toolsUrl }) => {
+      const state = await readProjectState(config.dataDir);
+      const urls = new Set(state.tunnelUrls ?? []);
+      urls.add(toolsUrl);
+      await updateProjectState(config.dataDir, { endpointId, toolsUrl, tunnelUrls: [...urls] });
+    },
+    openRoute: () =>
+      openRouteWithKey({
+        url: `${options.proxyUrl}${config.route}`,
+        key: () => keys.key(),
+        readyTimeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
+        signal: options.signal,
+      }),
+    autoFix: config.autoFix,
+    emit: options.emit,
+    logger: options.logger,
+    routeUrl: `${config.target}${config.route}`,
+    signal: options.signal,
+    ...(timing.syncTimeoutMs ? { syncTimeoutMs: timing.syncTimeoutMs } : {}),
+  });
+}

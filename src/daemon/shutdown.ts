@@ -1,0 +1,45 @@
+import type { Logger } from '../shared/logger.js';
+
+/** How each running part closes; a part not started (yet) has none. */
+export interface RunningParts {
+  tunnel?: () => Promise<void>;
+  watcher?: () => Promise<void>;
+  queue?: () => Promise<void>;
+  child?: () => Promise<void>;
+  control?: () => Promise<void>;
+  proxy?: () => Promise<void>;
+  recorder?: () => Promise<void>;
+}
+
+/** The order parts close in: nothing new comes in, the running task ends, then the rest in reverse order of need. */
+const CLOSE_ORDER: ReadonlyArray<[keyof RunningParts, string]> = [
+  ['tunnel', 'tunnel'],
+  ['watcher', 'file watcher'],
+  ['queue', 'task queue'],
+  ['child', 'dev server'],
+  ['control', 'control channel'],
+  ['proxy', 'proxy'],
+  ['recorder', 'recorder'],
+];
+
+/**
+ * Stops the daemon: aborts what waits (a heal's route wait, a retry), then
+ * closes every running part in CLOSE_ORDER; a part that fails to close is
+ * logged and the next one closes all the same. Idempotent.
+ */
+export function createShutdown(running: RunningParts, options: { abort(): void; logger: Logger }): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      options.abort();
+      for (const [part, name] of CLOSE_ORDER) {
+        try {
+          await running[part]?.();
+        } catch (error) {
+          options.logger.warn(`closing the ${name}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    })();
+    return closing;
+  };
+}

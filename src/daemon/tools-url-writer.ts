@@ -1,0 +1,41 @@
+import { updateProjectState, writeToolsUrl } from '../config/index.js';
+import type { NewDaemonEvent } from '../events/index.js';
+import type { Logger } from '../shared/logger.js';
+import type { EnvVars } from './env-vars.js';
+
+export interface ToolsUrlWriterOptions {
+  envFile: string | null;
+  dataDir: string;
+  vars: EnvVars;
+  emit(event: NewDaemonEvent): void;
+  logger: Logger;
+}
+
+/** Step 1 of a URL change (SPEC §2.1): MEDIAN_TOOLS_URL in the env file. */
+export interface ToolsUrlWriter {
+  /** The tools URL applied last; undefined until the tunnel first opened. */
+  current(): string | undefined;
+  /**
+   * A new URL: written into the env file (when it says otherwise), announced
+   * as `tools-url`, noted in the data dir. The same URL again does nothing.
+   */
+  write(url: string): Promise<void>;
+}
+
+export function createToolsUrlWriter(options: ToolsUrlWriterOptions): ToolsUrlWriter {
+  const { envFile, emit, logger } = options;
+  let current: string | undefined;
+  return {
+    current: () => current,
+    async write(url) {
+      if (url === current) return;
+      current = url;
+      if (envFile && (await writeToolsUrl(envFile, url))) options.vars.set({ ...options.vars.get(), MEDIAN_TOOLS_URL: url });
+      emit({ event: 'tools-url', url, envFile });
+      // The data dir knows the URL in use even before Median does: `median-dev sync` asks for it.
+      await updateProjectState(options.dataDir, { toolsUrl: url }).catch((error: unknown) =>
+        logger.warn(`Could not note the tools URL in ${options.dataDir}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
+import type { Endpoint } from '../median/index.js';
+import { pause } from '../shared/delay.js';
+import { isRouteAnswering } from './route-readiness.js';
+
+export interface RouteRetryOptions {
+  /** The route on the dev server itself. */
+  routeUrl: string;
+  /** Whether `toolsUrl` is still the one in use (a newer URL ends an older watch). */
+  isCurrent(toolsUrl: string): boolean;
+  /** Where `route.answering` goes (the daemon's dispatch). */
+  report(fact: DaemonFact): void;
+  emit(event: NewDaemonEvent): void;
+  /** The longest wait between two looks. Default 30 s. */
+  maxWaitMs?: number;
+  signal: AbortSignal;
+}
+
+/**
+ * The endpoint could not be fixed because the dev server did not answer
+ * (not started yet, crashed, started later by hand): look at the route now
+ * and then, backing off from 1 s to every 30 s, and report `route.answering`
+ * once it answers, so the endpoint is fixed again. One watch at a time; it
+ * ends with the daemon or when another URL is in use.
+ */
+export interface RouteRetry {
+  watch(toolsUrl: string): void;
+}
+
+export function createRouteRetry(options: RouteRetryOptions): RouteRetry {
+  const { signal } = options;
+  let isWatching = false;
+  const watch = (toolsUrl: string): void => {
+    if (isWatching) return;
+    isWatching = true;
+    void (async () => {
+      // Answering now: the failure was not the dev server's absence; do not loop on it.
+      if (await isRouteAnswering(options.routeUrl, { timeoutMs: 2_000, signal })) {
+        isWatching = false;
+        return;
+      }
+      let wait = 1_000;
+      const maxWait = options.maxWaitMs ?? 30_000;
+      while (!signal.aborted) {
+        await pause(wait, signal);
+        wait = Math.min(wait * 2, maxWait);
+        if (signal.aborted || !options.isCurrent(toolsUrl)) break;
+        if (!(await isRouteAnswering(options.routeUrl, { timeoutMs: 2_000, signal }))) continue;
+        options.emit({ event: 'log', level: 'info', message: 'The dev server answers again: fixing the endpoint.' });
+        isWatching = false;
+        options.report({ type: 'route.answering', toolsUrl });
+        return;
+      }
+      isWatching = false;
+    })();
+  };
+  return { watch };
+}
+
+/** Median could not reach the route (no endpoint yet, or a sync that found the dev server down). */
+export function isWaitingForRoute(endpoint: Endpoint | undefined): boolean {
+  if (endpoint === undefined) return true;
+  if (endpoint.status !== 'failed' || !endpoint.error) return false;
+  return /did not answer|answered 50[234]\b/.test(endpoint.error);
+}
