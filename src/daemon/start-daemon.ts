@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { StartConfig } from '../config/index.js';
 import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
 import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
-import { silentLogger, type Logger } from '../shared/logger.js';
-import { errorEvent, type ControlCommand, type DaemonEvent, type DaemonFact, type DaemonSnapshot, type NewDaemonEvent } from '../events/index.js';
+import { silentLogger } from '../shared/logger.js';
+import { errorEvent, type ControlCommand, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
 import { createCallStore, openRecorder, skippedLinesNote, type Recorder } from '../recorder/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
 import { findRunningDaemon, startControlServer } from '../control/index.js';
@@ -25,54 +24,10 @@ import { createReplayCommand } from './replay-command.js';
 import { createSerialQueue } from './serial-queue.js';
 import { createShutdown, type RunningParts } from './shutdown.js';
 import { createToolsUrlWriter } from './tools-url-writer.js';
-import { startTunnelKeeper, type TunnelKeeper, type TunnelTuning } from './tunnel-keeper.js';
+import { startTunnelKeeper, type TunnelKeeper } from './tunnel-keeper.js';
+import type { Daemon, DaemonOptions } from './daemon-options.js';
 
-export interface DaemonOptions {
-  config: StartConfig;
-  /** The dev server command (after `--`), or empty. */
-  childCommand: string[];
-  /** The environment the child inherits (the CLI passes process.env). */
-  baseEnv: Readonly<Record<string, string | undefined>>;
-  version: string;
-  /** This process's pid, written to control.json (the CLI passes process.pid). */
-  pid: number;
-  logger?: Logger;
-  isDemo?: boolean;
-  /** Test and demo knobs. */
-  timing?: Partial<{
-    routeReadyTimeoutMs: number;
-    syncTimeoutMs: number;
-    childStopGraceMs: number;
-    watchDebounceMs: number;
-    /** Median's wait for a call's answer, as the proxy judges it (default 10 s). */
-    callTimeoutMs: number;
-    /** The longest wait between two looks at a dev server that did not answer (default 30 s). */
-    routeRecheckMaxMs: number;
-  }>;
-  /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
-  tunnel?: TunnelTuning;
-}
-
-export interface Daemon {
-  /**
-   * Subscribe right after startDaemon resolved: the tunnel, the child and the
-   * endpoint start a macrotask later, so such a listener sees all their
-   * events. What happened before (`proxy`) is in the snapshot.
-   */
-  events: { on(listener: (event: DaemonEvent) => void): () => void };
-  snapshot(): DaemonSnapshot;
-  proxyUrl: string;
-  instanceId: string;
-  /** What the control channel and the TUI send (replay, sync, …). */
-  handleCommand(command: ControlCommand): Promise<unknown>;
-  /** A second Ctrl-C: kill the dev server's tree at once, before the process exits. */
-  killNow(): void;
-  /** Resolves once close() has finished. */
-  closed: Promise<void>;
-  /** Closes everything in order; the endpoint stays registered for the next start. */
-  close(): Promise<void>;
-}
-
+export type { Daemon, DaemonOptions };
 
 /** How long the start waits for the file watcher's first scan. */
 const WATCHER_READY_LIMIT_MS = 5_000;
@@ -87,10 +42,12 @@ async function atMost(promise: Promise<void>, ms: number): Promise<void> {
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
+/**
+ * Starts the recorder, the proxy, the control channel and the file watcher,
+ * resolves, then opens the tunnel. What happens after is dispatch.ts: every
+ * part reports facts to it; this file only builds and wires the parts.
+ */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { config } = options;
   const logger = options.logger ?? silentLogger;

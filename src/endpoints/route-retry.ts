@@ -11,6 +11,8 @@ export interface RouteRetryOptions {
   /** Where `route.answering` goes (the daemon's dispatch). */
   report(fact: DaemonFact): void;
   emit(event: NewDaemonEvent): void;
+  /** The first wait between two looks, doubling after. Default 1 s. */
+  firstWaitMs?: number;
   /** The longest wait between two looks. Default 30 s. */
   maxWaitMs?: number;
   signal: AbortSignal;
@@ -39,7 +41,7 @@ export function createRouteRetry(options: RouteRetryOptions): RouteRetry {
         isWatching = false;
         return;
       }
-      let wait = 1_000;
+      let wait = options.firstWaitMs ?? 1_000;
       const maxWait = options.maxWaitMs ?? 30_000;
       while (!signal.aborted) {
         await pause(wait, signal);

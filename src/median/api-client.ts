@@ -1,3 +1,5 @@
+// Over 300 lines: one client for Median's whole endpoint API (list, create, change, remove, sync, wait), whose
+// request, timeout, error-envelope and retry-after handling every call shares; the parsers at the end belong to it.
 import { MedianDevError, errorCode, isMedianDevError, receivedErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { CONNECT_MESSAGES } from './messages.js';

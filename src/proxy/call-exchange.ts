@@ -1,3 +1,5 @@
+// Over 300 lines: one call's exchange is one hot-path state machine (request, answer, hang-ups, limits, the
+// record); its listeners are module functions on purpose (no closure per request), so it does not split well.
 /**
  * One request through the proxy, from arrival to record. Two sides finish
  * independently: the request (its body read, classified and its signature

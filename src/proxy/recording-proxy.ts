@@ -1,3 +1,5 @@
+// Over 300 lines: startRecordingProxy is the proxy's one lifecycle (listen, route, health, upgrades, close in
+// order); the parts that split off cleanly already live in their own files (call-exchange, record-batch, …).
 /**
  * The recording reverse proxy every Median request passes through
  * (tunnel → this proxy on 127.0.0.1 → the dev server). Bodies reach the dev

@@ -1,3 +1,5 @@
+// Over 300 lines: a whole localtunnel server for tests and the demo, with its fault knobs (registration faults,
+// front-proxy answers, dropped clients) next to the state they act on.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MedianDevError } from '../shared/errors.js';

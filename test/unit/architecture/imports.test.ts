@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { areaOf, findCycles, readImportGraph, type ImportGraph } from './import-graph.js';
@@ -91,5 +93,15 @@ describe('the checks themselves', () => {
   it('finds a cycle of three files and a file importing itself', () => {
     const cycles = findCycles(graphOf({ 'src/cli/a.ts': ['src/cli/b.ts'], 'src/cli/b.ts': ['src/cli/c.ts'], 'src/cli/c.ts': ['src/cli/a.ts'], 'src/cli/d.ts': ['src/cli/d.ts'] }));
     expect(cycles).toEqual([['src/cli/a.ts', 'src/cli/b.ts', 'src/cli/c.ts'], ['src/cli/d.ts']]);
+  });
+});
+
+describe('the size of src/ files', () => {
+  it('has no file over 300 lines without a comment saying why ("Over 300 lines: …")', () => {
+    const long = readImportGraph(ROOT)
+      .files.map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }))
+      .filter(({ text }) => text.split('\n').length > 300 && !text.includes('Over 300 lines:'))
+      .map(({ file }) => file);
+    expect(long).toEqual([]);
   });
 });

@@ -1,0 +1,50 @@
+import type { StartConfig } from '../config/index.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import type { Logger } from '../shared/logger.js';
+import type { TunnelTuning } from './tunnel-keeper.js';
+
+export interface DaemonOptions {
+  config: StartConfig;
+  /** The dev server command (after `--`), or empty. */
+  childCommand: string[];
+  /** The environment the child inherits (the CLI passes process.env). */
+  baseEnv: Readonly<Record<string, string | undefined>>;
+  version: string;
+  /** This process's pid, written to control.json (the CLI passes process.pid). */
+  pid: number;
+  logger?: Logger;
+  isDemo?: boolean;
+  /** Test and demo knobs. */
+  timing?: Partial<{
+    routeReadyTimeoutMs: number;
+    syncTimeoutMs: number;
+    childStopGraceMs: number;
+    watchDebounceMs: number;
+    /** Median's wait for a call's answer, as the proxy judges it (default 10 s). */
+    callTimeoutMs: number;
+    /** The longest wait between two looks at a dev server that did not answer (default 30 s). */
+    routeRecheckMaxMs: number;
+  }>;
+  /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
+  tunnel?: TunnelTuning;
+}
+
+export interface Daemon {
+  /**
+   * Subscribe right after startDaemon resolved: the tunnel, the child and the
+   * endpoint start a macrotask later, so such a listener sees all their
+   * events. What happened before (`proxy`) is in the snapshot.
+   */
+  events: { on(listener: (event: DaemonEvent) => void): () => void };
+  snapshot(): DaemonSnapshot;
+  proxyUrl: string;
+  instanceId: string;
+  /** What the control channel and the TUI send (replay, sync, …). */
+  handleCommand(command: ControlCommand): Promise<unknown>;
+  /** A second Ctrl-C: kill the dev server's tree at once, before the process exits. */
+  killNow(): void;
+  /** Resolves once close() has finished. */
+  closed: Promise<void>;
+  /** Closes everything in order; the endpoint stays registered for the next start. */
+  close(): Promise<void>;
+}
