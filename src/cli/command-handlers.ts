@@ -5,7 +5,7 @@ type Options = Record<string, unknown>;
 
 export interface CommandHandlers {
   start(command: string[], options: Options, io: CliIo): Promise<void>;
-  calls(options: Options, io: CliIo): Promise<void>;
+  calls(query: string[], options: Options, io: CliIo): Promise<void>;
   show(id: string, options: Options, io: CliIo): Promise<void>;
   replay(id: string, options: Options, io: CliIo): Promise<void>;
   call(tool: string, options: Options, io: CliIo): Promise<void>;
@@ -24,7 +24,7 @@ export interface CommandHandlers {
 // Commands load lazily: `median-dev calls` should not pay for blessed or the tunnel.
 export const commandHandlers: CommandHandlers = {
   start: async (command, options, io) => (await import('./commands/start-command.js')).runStart(command, options, io),
-  calls: async (options, io) => (await import('./commands/calls-command.js')).runCalls(options, io),
+  calls: async (query, options, io) => (await import('./commands/calls-command.js')).runCalls(query, options, io),
   show: async (id, options, io) => (await import('./commands/show-command.js')).runShow(id, options, io),
   replay: async (id, options, io) => (await import('./commands/replay-command.js')).runReplay(id, options, io),
   call: async (tool, options, io) => (await import('./commands/call-command.js')).runCall(tool, options, io),

@@ -79,12 +79,17 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
   withCommonOptions(
     program
       .command('calls')
-      .description('recorded calls, newest first')
+      .description('recorded calls, newest first; filter words as in the TUI’s / (tool:x verdict:refused status:5xx sig:invalid risk:high is:replay, text)')
+      .argument('[filter...]', 'filter words, all must match (a -word that negates goes after --, or in --filter)')
+      .option('--filter <words>', 'the same filter words as one argument, e.g. --filter "tool:refund -verdict:answered"')
+      .option('--since <when>', 'only calls since a time (2026-01-05T14:00Z) or a duration ago (30s, 10m, 2h, 1d)')
+      .option('--until <when>', 'only calls until a time or a duration ago')
+      .option('-f, --follow', 'print new calls as they are recorded, like tail -f (Ctrl-C stops; --json: one record a line)')
       .option('--json', 'an array of records')
       .option('--tool <name>', 'only calls to this tool')
       .addOption(new Option('--verdict <kind>', 'only calls with this verdict').choices([...VERDICT_KINDS]))
       .option('--limit <n>', 'at most this many', '50'),
-  ).action((options) => handlers.calls(options, io));
+  ).action((filter: string[], options) => handlers.calls(filter, options, io));
 
   withCommonOptions(
     program

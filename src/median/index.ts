@@ -14,3 +14,4 @@ export * from './route-parser.js';
 export * from './tool-definition-rules.js';
 export * from './connect-fixes.js';
 export * from './sync-fixes.js';
+export * from './record-filter.js';

@@ -14,6 +14,8 @@ export interface CallQuery {
    * and response bodies, the agent's text and the error message.
    */
   text?: string;
+  /** Only records this lets through (a parsed filter, a time window). */
+  where?: (record: CallRecord) => boolean;
 }
 
 /**
@@ -142,6 +144,7 @@ export function createCallStore(dataDir: string): CallStore {
         if (query.tool !== undefined && record.tool !== query.tool) continue;
         if (query.verdict !== undefined && record.verdict?.kind !== query.verdict) continue;
         if (text && !matchesText(record, text)) continue;
+        if (query.where && !query.where(record)) continue;
         result.push(record);
         if (result.length >= limit) break;
       }

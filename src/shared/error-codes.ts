@@ -52,6 +52,7 @@ const OWN_CODES = [
   'invalid_input_json',
   'invalid_number',
   'invalid_offset',
+  'invalid_time',
   'conflicting_id_flags',
   'invalid_port',
   'invalid_target',

@@ -1,31 +1,31 @@
-import { createCallStore } from '../../recorder/index.js';
-import type { VerdictKind } from '../../median/index.js';
+import { createCallStore, type CallStore } from '../../recorder/index.js';
+import { parseFilter, recordMatches, type CallRecord, type VerdictKind } from '../../median/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
 import { safeStrings } from '../../shared/output-sanitiser.js';
-import { createStyle, formatTable, styleSignature, styleVerdict } from '../terminal-style.js';
+import { createStyle, formatTable, styleSignature, styleVerdict, type Style } from '../terminal-style.js';
+import { parseTimeFlag } from '../time-flag.js';
 
-export async function runCalls(options: Record<string, unknown>, io: CliIo): Promise<void> {
-  const config = await loadConfig(options, io);
-  const store = createCallStore(config.dataDir);
-  const records = await store.list({
-    ...(typeof options.tool === 'string' ? { tool: options.tool } : {}),
-    ...(typeof options.verdict === 'string' ? { verdict: options.verdict as VerdictKind } : {}),
-    limit: parseCount(options.limit, '--limit') ?? 50,
-  });
-  saySkippedLines(store, config.dataDir, io);
-  if (config.json) {
-    writeJson(io, records);
-    return;
-  }
-  if (records.length === 0) {
-    writeLine(io.stdout, `No calls recorded in ${config.dataDir} yet. Start the daemon with \`median-dev start\`, or send one with \`median-dev call <tool>\`.`);
-    return;
-  }
-  const style = createStyle(useColor(io));
-  // Tool names and toolCallIds are whatever a request said: one line each, controls escaped.
-  const rows = safeStrings(records).map((r) => [
+const HEADERS = ['TIME', 'TOOL', 'STATUS', 'VERDICT', 'MS', 'SIGNATURE', 'TOOL CALL ID'];
+/** How often `--follow` looks for new records. */
+const FOLLOW_POLL_MS = 250;
+
+/** The filter words (the TUI's `/` language), `--since`/`--until`, as one predicate. */
+function callPredicate(query: string[], options: Record<string, unknown>): (record: CallRecord) => boolean {
+  const filter = parseFilter([...query, typeof options.filter === 'string' ? options.filter : ''].join(' '));
+  const since = parseTimeFlag(options.since, '--since');
+  const until = parseTimeFlag(options.until, '--until');
+  return (record) => {
+    if (filter && !recordMatches(record, filter)) return false;
+    if (since === undefined && until === undefined) return true;
+    const at = Date.parse(record.receivedAt);
+    return (since === undefined || at >= since) && (until === undefined || at <= until);
+  };
+}
+
+function rowOf(r: CallRecord, style: Style): string[] {
+  return [
     r.receivedAt.slice(11, 23),
     r.tool ?? style.dim(r.kind),
     String(r.response?.status ?? '—'),
@@ -33,6 +33,77 @@ export async function runCalls(options: Record<string, unknown>, io: CliIo): Pro
     r.durationMs === null ? '—' : String(Math.round(r.durationMs)),
     styleSignature(style, r.signature),
     (r.toolCallId || style.dim(r.id)) + (r.replayOf ? style.cyan(' ↻') : ''),
-  ]);
-  writeLine(io.stdout, formatTable(['TIME', 'TOOL', 'STATUS', 'VERDICT', 'MS', 'SIGNATURE', 'TOOL CALL ID'], rows, style));
+  ];
+}
+
+export async function runCalls(query: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {
+  const config = await loadConfig(options, io);
+  const store = createCallStore(config.dataDir);
+  const where = callPredicate(query, options);
+  const records = await store.list({
+    ...(typeof options.tool === 'string' ? { tool: options.tool } : {}),
+    ...(typeof options.verdict === 'string' ? { verdict: options.verdict as VerdictKind } : {}),
+    where,
+    limit: parseCount(options.limit, '--limit') ?? 50,
+  });
+  saySkippedLines(store, config.dataDir, io);
+  const style = createStyle(useColor(io));
+  if (options.follow === true) {
+    await follow(store, records, { where, json: config.json, style, io, tool: options.tool, verdict: options.verdict });
+    return;
+  }
+  if (config.json) {
+    writeJson(io, records);
+    return;
+  }
+  if (records.length === 0) {
+    writeLine(io.stdout, `No calls recorded in ${config.dataDir} match. Start the daemon with \`median-dev start\`, or send one with \`median-dev call <tool>\`.`);
+    return;
+  }
+  // Tool names and toolCallIds are whatever a request said: one line each, controls escaped.
+  writeLine(io.stdout, formatTable(HEADERS, safeStrings(records).map((r) => rowOf(r, style)), style));
+}
+
+/**
+ * `calls --follow`: the matching calls so far, oldest first, then each new one
+ * as it is recorded (like `tail -f`) until Ctrl-C. `--json`: one record a line.
+ */
+async function follow(
+  store: CallStore,
+  first: CallRecord[],
+  options: { where: (record: CallRecord) => boolean; json: boolean; style: Style; io: CliIo; tool: unknown; verdict: unknown },
+): Promise<void> {
+  const { io, style } = options;
+  const seen = new Set<string>();
+  const print = (record: CallRecord) => {
+    seen.add(record.id);
+    if (options.json) writeLine(io.stdout, JSON.stringify(record));
+    else writeLine(io.stdout, rowOf(safeStrings([record])[0]!, style).join('  '));
+  };
+  if (!options.json) writeLine(io.stdout, style.dim(`${HEADERS.join('  ')}   (following: Ctrl-C stops)`));
+  // Everything recorded so far counts as seen, matching or not.
+  for (const record of await store.list({ limit: 1_000 })) seen.add(record.id);
+  for (const record of [...first].reverse()) print(record);
+  let isStopped = false;
+  const unsubscribe = io.onSignal(() => {
+    isStopped = true;
+  });
+  try {
+    while (!isStopped) {
+      // A kept timer: following is what keeps the process alive until Ctrl-C.
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+      const recent = await store.list({ limit: 200 });
+      const fresh = recent.filter((r) => !seen.has(r.id)).reverse();
+      for (const record of fresh) {
+        seen.add(record.id);
+        const isWanted =
+          options.where(record) &&
+          (typeof options.tool !== 'string' || record.tool === options.tool) &&
+          (typeof options.verdict !== 'string' || record.verdict.kind === options.verdict);
+        if (isWanted) print(record);
+      }
+    }
+  } finally {
+    unsubscribe();
+  }
 }

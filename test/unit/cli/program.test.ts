@@ -12,7 +12,7 @@ describe('median-dev --help', () => {
 
   it.each([
     ['start', ['--target', '--route', '--env', '--port', '--tunnel', '--tunnel-host', '--subdomain', '--public-url', '--median-api', '--env-file', '--no-env-file', '--watch', '--no-auto-fix', '--no-tui', '--json', '--data-dir']],
-    ['calls', ['--json', '--tool', '--limit', '--verdict', '--target', '--route', '--data-dir']],
+    ['calls', ['--json', '--tool', '--limit', '--verdict', '--filter', '--since', '--until', '--follow', '--target', '--route', '--data-dir']],
     ['show', ['--json', '--curl', '--diff']],
     ['replay', ['--new-id', '--input', '--yes', '--json', '--at-offset']],
     ['call', ['--input', '--json', '--risk']],
