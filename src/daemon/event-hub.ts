@@ -40,6 +40,7 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
         state.toolsUrl = event.url;
         break;
       case 'endpoint':
+        delete state.endpointBlocked;
         if (event.action === 'removed') break;
         state.endpoint = {
           id: event.id,
@@ -61,7 +62,10 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
       case 'output':
       case 'recording':
       case 'log':
+        break;
       case 'error':
+        // A client attaching later (`watch`) still sees why there is no endpoint.
+        if (event.code === 'production_org') state.endpointBlocked = event.message;
         break;
       default: {
         const never: never = event;

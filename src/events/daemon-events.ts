@@ -76,6 +76,8 @@ export interface DaemonSnapshot {
   tunnel: { state: 'connecting' | 'open' | 'down' | 'closed'; url: string | null; reason?: string };
   toolsUrl: string | null;
   endpoint: { id: string; url: string; status: string; error: string | null } | null;
+  /** Why no endpoint is connected, when the production guard stopped it (the `production_org` error's message); absent otherwise. */
+  endpointBlocked?: string;
   child: { state: 'none' | 'starting' | 'running' | 'exited' | 'stopped'; pid?: number; command?: string };
   /** `…abcd`, or null when no key is set. */
   keyFingerprint: string | null;

@@ -62,6 +62,7 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
       tunnel: snapshot.tunnel,
       toolsUrl: snapshot.toolsUrl,
       endpoint: snapshot.endpoint,
+      ...(snapshot.endpointBlocked ? { endpointBlocked: PRODUCTION_BLOCKED } : {}),
       child: snapshot.child,
       keyFingerprint: snapshot.keyFingerprint,
     },
@@ -164,7 +165,7 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
       return withFlash(state, event.message, event.level === 'warn' ? 'warn' : 'info');
     case 'error': {
       // The production guard's stop stays in the header: no endpoint will appear until the key or the flag changes.
-      const next = event.code === 'production_org' ? { ...state, daemon: { ...daemon, endpointBlocked: 'not connected: this key’s organisation serves production (see doctor)' } } : state;
+      const next = event.code === 'production_org' ? { ...state, daemon: { ...daemon, endpointBlocked: PRODUCTION_BLOCKED } } : state;
       return withFlash(next, `${event.message}${event.hint ? ` ${event.hint}` : ''}`, 'error');
     }
     case 'output':
@@ -176,6 +177,9 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
     }
   }
 }
+
+/** The header's endpoint text while the production guard keeps median-dev from connecting. */
+const PRODUCTION_BLOCKED = 'not connected: this key’s organisation serves production (see doctor)';
 
 const ENDPOINT_STATUS: Record<Extract<DaemonEvent, { event: 'endpoint' }>['action'], string | undefined> = {
   connected: 'pending',

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { updateProjectState } from '../../../src/config/index.js';
+import { connectToDaemon } from '../../../src/control/index.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
 import type { ClassifiedEndpoint } from '../../../src/endpoints/index.js';
 import { runCliInProcess } from '../../helpers/cli-harness.js';
 import { eventsOf, isEvent, useE2eWorld, type E2eWorld } from '../../helpers/e2e-world.js';
@@ -37,7 +39,9 @@ describe('median-dev start in an organisation shared with production and teammat
     expect(stop.hint).toContain('--allow-production-org');
     expect(eventsOf(refused, 'endpoint')).toEqual([]);
     expect(await world.api.listEndpoints()).toEqual([prod]);
-    // The daemon stays up (proxy, tunnel, recordings) without an endpoint; doctor says why.
+    // The daemon stays up (proxy, tunnel, recordings) without an endpoint; a TUI attaching now and doctor say why.
+    const control = useTeardown(await connectToDaemon(world.dataDir), (c) => c.close());
+    expect(control.snapshot).toMatchObject({ endpoint: null, endpointBlocked: stop.message });
     const doctor = await command(world, ['doctor', '--json']);
     expect(JSON.parse(doctor.stdout).checks).toContainEqual(expect.objectContaining({ check: 'production', status: 'fail' }));
     await refused.stop();

@@ -162,6 +162,9 @@ describe('daemon events in the header', () => {
     const connected = run(stopped, event({ event: 'endpoint', at: 't', action: 'connected', id: 'ep_2', url: 'https://mine.loca.lt/api/median' }));
     expect(formatHeader(connected)).not.toContain('organisation serves production');
     expect(formatHeader(connected)).toContain('endpoint pending');
+    // Attaching later (watch): the snapshot says it.
+    const attached = run(initialState({ width: 100, height: 30 }), { type: 'snapshot', snapshot: { ...makeSnapshot([]), endpoint: null, endpointBlocked: 'This MEDIAN_KEY’s organisation…' } });
+    expect(formatHeader(attached)).toContain('endpoint not connected: this key’s organisation serves production');
   });
 
   it('says when the tunnel is open again', () => {
