@@ -2,7 +2,7 @@ import type { EndpointKeeper, RouteRetry } from '../endpoints/index.js';
 import { isWaitingForRoute } from '../endpoints/index.js';
 import type { ControlCommand, DaemonFact, NewDaemonEvent } from '../events/index.js';
 import { keyFingerprint } from '../median/index.js';
-import { MedianDevError } from '../shared/errors.js';
+import { MedianDevError, errorCode } from '../shared/errors.js';
 import type { ChildRestartPolicy } from './child-restart-policy.js';
 import type { KeyRotation } from './key-rotation.js';
 import type { SerialQueue } from './serial-queue.js';
@@ -17,7 +17,7 @@ export interface DispatchParts {
   toolsUrl: ToolsUrlWriter;
   child: ChildRestartPolicy;
   keys: KeyRotation;
-  endpoint: Pick<EndpointKeeper, 'ensure' | 'sync' | 'reconnect'>;
+  endpoint: Pick<EndpointKeeper, 'ensure' | 'sync' | 'reconnect' | 'productionGuard'>;
   routeRetry: RouteRetry;
   /** A new key: the proxy (signature checks), the recorder and the masker (masking), the snapshot follow it. */
   followKey(key: string | undefined): void;
@@ -59,9 +59,33 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       emit({ event: 'error', code: 'missing_key', message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.', hint });
       return;
     }
+    if (!(await isAllowedToConnect())) return;
     const connected = await endpoint.ensure(url);
     // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`).
     if (isWaitingForRoute(connected)) parts.routeRetry.watch(url);
+  }
+
+  /**
+   * The production guard, a step of its own before anything connects into
+   * the key's organisation (the pure decision is decideProductionGuard in
+   * src/endpoints): production there and no --allow-production-org → no
+   * connect, and the reason as an `error` event.
+   */
+  async function isAllowedToConnect(): Promise<boolean> {
+    const decision = await endpoint.productionGuard();
+    if (decision.kind === 'proceed') return true;
+    emit({ event: 'error', code: decision.code, message: decision.message, hint: decision.hint });
+    return false;
+  }
+
+  /** Syncs the endpoint; with none at Median (removed meanwhile, never connected), connects it (guarded). */
+  async function syncEndpoint(url: string): Promise<void> {
+    try {
+      await endpoint.sync(url);
+    } catch (error) {
+      if (errorCode(error) !== 'endpoint_not_connected') throw error;
+      await connectEndpoint(url);
+    }
   }
 
   /** A new MEDIAN_KEY: whoever signs or masks follows it, then the dev server restarts, then Median binds it. */
@@ -75,14 +99,15 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       await child.waitUntilAnswering();
     }
     const url = parts.toolsUrl.current();
-    if (url && keys.api()) await endpoint.reconnect(url);
+    // A new key may belong to another organisation: the guard looks at that one's endpoints.
+    if (url && keys.api() && (await isAllowedToConnect())) await endpoint.reconnect(url);
   }
 
   async function syncNow(): Promise<void> {
     const url = parts.toolsUrl.current();
     if (!url) throw new MedianDevError('no_tools_url', 'The tunnel has not given a public URL yet, so there is nothing to sync.');
     keys.requireApi();
-    await endpoint.sync(url);
+    await syncEndpoint(url);
   }
 
   async function runCommand(command: ControlCommand): Promise<unknown> {
@@ -127,7 +152,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
           const url = parts.toolsUrl.current();
           if (!url || !keys.api()) return;
           emit({ event: 'log', level: 'info', message: `${fact.count} watched file${fact.count === 1 ? '' : 's'} changed: syncing.` });
-          await endpoint.sync(url);
+          await syncEndpoint(url);
         });
       case 'child.exited': // reported to clients as a `child` event; a dev server that exits stays down until `R`
         return;

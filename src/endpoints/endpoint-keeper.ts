@@ -8,7 +8,7 @@ import { parseClash } from './clash-message.js';
 import { clashAdvice } from './clash-advice.js';
 import { ourEndpoints, type ProjectMemory } from './classify-endpoints.js';
 import { ownerOf, type EndpointOwner } from './endpoint-owner.js';
-import { decideProductionGuard } from './production-guard.js';
+import { decideProductionGuard, type ProductionGuardDecision } from './production-guard.js';
 
 /** What opening the route with the Bearer key answered (SPEC §1.2 connect). */
 export type RouteConnectOutcome =
@@ -34,10 +34,18 @@ export interface EndpointKeeperOptions {
 }
 
 export interface EndpointKeeper {
-  /** Makes Median's endpoint for this project point at `toolsUrl`, synced. */
+  /**
+   * Makes Median's endpoint for this project point at `toolsUrl`, synced.
+   * It connects: ask `productionGuard()` first.
+   */
   ensure(toolsUrl: string): Promise<Endpoint | undefined>;
-  /** Syncs the current endpoint (a --watch change, `s`, `median-dev sync`). */
+  /**
+   * Syncs the current endpoint (a --watch change, `s`, `median-dev sync`);
+   * throws `endpoint_not_connected` when Median has none at `toolsUrl`.
+   */
   sync(toolsUrl: string): Promise<Endpoint | undefined>;
+  /** Whether this project may connect into the key's organisation (production there, no --allow-production-org: no). */
+  productionGuard(): Promise<ProductionGuardDecision>;
   /** After a key rotation: open the route again so Median binds the new key. */
   reconnect(toolsUrl: string): Promise<Endpoint | undefined>;
 }
@@ -71,18 +79,6 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       ...extra,
       ...(fix ? { fix } : {}),
     });
-  }
-
-  /**
-   * The production guard, before anything is connected, changed or synced:
-   * false (and the reason emitted) when this organisation holds production
-   * endpoints and the project never allowed it.
-   */
-  function isAllowedInto(endpoints: readonly Endpoint[], memory: ProjectMemory): boolean {
-    const decision = decideProductionGuard(endpoints, memory);
-    if (decision.kind === 'proceed') return true;
-    emitError(decision.code, decision.message, decision.hint);
-    return false;
   }
 
   function emitError(code: ErrorCode, message: string, hint?: string) {
@@ -210,7 +206,6 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {
     const memory = await options.readMemory();
     const endpoints = await withRetry('reading the endpoint list', () => options.api().listEndpoints());
-    if (!isAllowedInto(endpoints, memory)) return undefined;
     let endpoint = endpoints.find((e) => e.url === toolsUrl);
     if (endpoint) {
       if (endpoint.id !== memory.endpointId) emitEndpoint('adopted', endpoint);
@@ -242,23 +237,33 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       const endpoint = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
       return await settle(endpoint, toolsUrl);
     } catch (error) {
-      if (errorCode(error) === 'endpoint_not_found' || errorCode(error) === 'no_endpoint') return ensure(toolsUrl);
+      // No endpoint to sync: the caller connects one (after the production guard), not this sync.
+      if (errorCode(error) === 'endpoint_not_found' || errorCode(error) === 'no_endpoint') {
+        throw new MedianDevError('endpoint_not_connected', `Median has no endpoint at ${toolsUrl} to sync.`, { cause: error });
+      }
       throw error;
     }
   }
 
   async function reconnect(toolsUrl: string): Promise<Endpoint | undefined> {
-    // A new key may belong to another organisation: the guard looks at that one's endpoints.
-    const [memory, endpoints] = await Promise.all([
-      options.readMemory(),
-      withRetry('reading the endpoint list', () => options.api().listEndpoints()),
-    ]);
-    if (!isAllowedInto(endpoints, memory)) return undefined;
     const endpoint = await connectThroughRoute(toolsUrl);
     if (!endpoint) return undefined;
     await options.remember({ endpointId: endpoint.id, toolsUrl });
     return settle(endpoint, toolsUrl);
   }
 
-  return { ensure, sync, reconnect };
+  /**
+   * The production guard's facts for the key in use (its organisation's
+   * endpoints and this project's memory), decided by the pure
+   * `decideProductionGuard`. The daemon asks before every connect.
+   */
+  async function productionGuard(): Promise<ProductionGuardDecision> {
+    const [memory, endpoints] = await Promise.all([
+      options.readMemory(),
+      withRetry('reading the endpoint list', () => options.api().listEndpoints()),
+    ]);
+    return decideProductionGuard(endpoints, memory);
+  }
+
+  return { ensure, sync, reconnect, productionGuard };
 }

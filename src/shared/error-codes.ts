@@ -140,6 +140,7 @@ const OWN_CODES = [
   'replay_needs_confirmation',
   // endpoints and the Median API client
   'endpoint_missing',
+  'endpoint_not_connected',
   'production_org',
   'median_bad_answer',
   'median_timeout',

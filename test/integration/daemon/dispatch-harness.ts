@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Endpoint } from '../../../src/median/index.js';
-import { createRouteRetry } from '../../../src/endpoints/index.js';
+import { createRouteRetry, type ProductionGuardDecision } from '../../../src/endpoints/index.js';
+import { MedianDevError } from '../../../src/shared/errors.js';
 import type { DaemonFact, NewDaemonEvent } from '../../../src/events/index.js';
 import { createDispatch, type Dispatch, type DispatchParts } from '../../../src/daemon/dispatch.js';
 import { createEnvVars } from '../../../src/daemon/env-vars.js';
@@ -37,6 +38,10 @@ export interface DispatchWorld {
   holdRoute(): { release(): void };
   /** What `endpoint.ensure` answers next (default: synced). */
   ensureAnswers: Array<Endpoint | undefined>;
+  /** What the production guard decides next (default: proceed, noted in no step); a stop is noted as `endpoint.productionGuard stop`. */
+  guardAnswers: ProductionGuardDecision[];
+  /** How many next `endpoint.sync` calls find no endpoint at Median (the keeper's `endpoint_not_connected`). */
+  syncsWithoutEndpoint: { count: number };
   /** The key the proxy, recorder and masker were told to follow, in order. */
   followedKeys: Array<string | undefined>;
   /** Whether the shutdown's abort happened. */
@@ -102,6 +107,8 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
   };
 
   const ensureAnswers: Array<Endpoint | undefined> = [];
+  const guardAnswers: ProductionGuardDecision[] = [];
+  const syncsWithoutEndpoint = { count: 0 };
   const synced = (url: string): Endpoint => ({ id: 'ep_1', url, status: 'synced', error: null, tools: [], createdAt: '2026-01-01T00:00:00.000Z', syncedAt: null });
   /** Stands in for the endpoint keeper: notes each call; ensure answers from `ensureAnswers`, else synced. */
   const endpoint: DispatchParts['endpoint'] = {
@@ -111,11 +118,20 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
     },
     async sync(url) {
       steps.push(`endpoint.sync ${url}`);
+      if (syncsWithoutEndpoint.count > 0) {
+        syncsWithoutEndpoint.count -= 1;
+        throw new MedianDevError('endpoint_not_connected', `Median has no endpoint at ${url} to sync.`);
+      }
       return synced(url);
     },
     async reconnect(url) {
       steps.push(`endpoint.reconnect ${url}`);
       return synced(url);
+    },
+    async productionGuard() {
+      const decision = guardAnswers.shift() ?? { kind: 'proceed', production: [] };
+      if (decision.kind === 'stop') steps.push('endpoint.productionGuard stop');
+      return decision;
     },
   };
 
@@ -183,6 +199,8 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
       return { release: () => gate.resolve() };
     },
     ensureAnswers,
+    guardAnswers,
+    syncsWithoutEndpoint,
     followedKeys,
     signal: abort.signal,
     closeOrder,

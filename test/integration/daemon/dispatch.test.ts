@@ -249,3 +249,49 @@ describe('the dispatch: a failing reaction', () => {
     expect(world.steps.at(-1)).toBe(`endpoint.ensure ${URL_1}`);
   });
 });
+
+describe('the dispatch: the production guard before every connect', () => {
+  const STOP = {
+    kind: 'stop' as const,
+    production: [],
+    code: 'production_org' as const,
+    message: 'This MEDIAN_KEY’s organisation already has a production (or a preview) endpoint: https://acme.com/api/median.',
+    hint: 'Use a key from a separate development organisation.',
+  };
+
+  it('a new URL in a production organisation: the env file and the dev server follow, the endpoint is not connected, the reason is an error event', async () => {
+    const world = await useDispatch();
+    world.guardAnswers.push(STOP);
+    await world.dispatch({ type: 'tunnel.opened', origin: ORIGIN, isHostnameChange: false });
+    expect(world.steps).toEqual([`child.restartFor ${URL_1} (env file says ${URL_1})`, 'child.waitUntilAnswering', 'route answers', 'endpoint.productionGuard stop']);
+    expect(world.events).toContainEqual({ event: 'error', code: 'production_org', message: STOP.message, hint: STOP.hint });
+  });
+
+  it('a sync with no endpoint at Median connects only through the guard', async () => {
+    const world = await useDispatch();
+    world.guardAnswers.push(STOP);
+    await world.dispatch({ type: 'tunnel.opened', origin: ORIGIN, isHostnameChange: false });
+    world.steps.length = 0;
+    world.syncsWithoutEndpoint.count = 1;
+    world.guardAnswers.push(STOP);
+    await world.dispatch({ type: 'command.received', command: { command: 'sync' } });
+    expect(world.steps).toEqual([`endpoint.sync ${URL_1}`, 'endpoint.productionGuard stop']);
+    // Allowed (another key's organisation, or the flag): the same sync connects.
+    world.steps.length = 0;
+    world.syncsWithoutEndpoint.count = 1;
+    await world.dispatch({ type: 'command.received', command: { command: 'sync' } });
+    expect(world.steps).toEqual([`endpoint.sync ${URL_1}`, `endpoint.ensure ${URL_1}`]);
+  });
+
+  it('a key rotation asks again: the new key’s organisation may serve production', async () => {
+    const world = await useDispatch();
+    await world.dispatch({ type: 'tunnel.opened', origin: ORIGIN, isHostnameChange: false });
+    world.steps.length = 0;
+    world.guardAnswers.push(STOP);
+    await writeFile(world.envFile, `MEDIAN_KEY=${OTHER_KEY}\nMEDIAN_TOOLS_URL=${URL_1}\n`);
+    await world.dispatch({ type: 'envFile.changed' });
+    await vi.waitFor(() => expect(world.steps).toContain('endpoint.productionGuard stop'));
+    expect(world.steps).not.toContain(`endpoint.reconnect ${URL_1}`);
+    expect(world.events).toContainEqual(expect.objectContaining({ event: 'error', code: 'production_org' }));
+  });
+});
