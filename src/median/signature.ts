@@ -25,11 +25,13 @@ const V1_PATTERN = /^[0-9a-f]{64}$/i;
 /** `t=<ms>,v1=<hex>`, or undefined when the header has any other shape. */
 export function parseSignatureHeader(header: string): ParsedSignature | undefined {
   const parts = header.split(',');
+  // Stryker disable next-line ConditionalExpression: a shortcut only; with fewer parts t or v1 stays unset, with more a name repeats or is unknown, and the loop refuses both.
   if (parts.length !== 2) return undefined;
   let t: string | undefined;
   let v1: string | undefined;
   for (const part of parts) {
     const eq = part.indexOf('=');
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut only; without "=" (or before the name) the name is neither "t" nor "v1", or the value then holds the name and fails its pattern.
     if (eq <= 0) return undefined;
     const name = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
@@ -37,6 +39,7 @@ export function parseSignatureHeader(header: string): ParsedSignature | undefine
     else if (name === 'v1' && v1 === undefined) v1 = value;
     else return undefined;
   }
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: narrows the types only; a missing value is tested as "undefined", which neither pattern matches.
   if (t === undefined || v1 === undefined) return undefined;
   if (!TIMESTAMP_PATTERN.test(t) || !V1_PATTERN.test(v1)) return undefined;
   return { timestamp: Number(t), v1: v1.toLowerCase() };
@@ -73,6 +76,7 @@ export function verifySignature(
   if (Math.abs(now - parsed.timestamp) > SIGNATURE_TOLERANCE_MS) return 'stale_timestamp';
   const expected = Buffer.from(computeSignature(secret, parsed.timestamp, body), 'hex');
   const given = Buffer.from(parsed.v1, 'hex');
+  // Stryker disable next-line ConditionalExpression: V1_PATTERN admits exactly 64 hex digits, so both are always 32 bytes; the length check guards timingSafeEqual should that pattern ever change.
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'invalid_signature';
 }
 

@@ -4,6 +4,9 @@ import {
   deriveToolSecret,
   resolveToolSecret,
   signBody,
+  computeSignature,
+  parseSignatureHeader,
+  signatureAge,
   verifySignature,
   checkMedianKey,
   assertMedianKey,
@@ -102,5 +105,108 @@ describe('verifySignature', () => {
   it('verifies raw bytes, not re-encoded text', () => {
     const bytes = Buffer.from([0x7b, 0xff, 0x7d]);
     expect(verifySignature(signBody(secret, bytes, NOW), bytes, secret, NOW)).toBe('valid');
+  });
+});
+
+describe('parseSignatureHeader', () => {
+  const hex = 'aB'.repeat(32);
+
+  it.each<[string, string, { timestamp: number; v1: string } | undefined]>([
+    ['the usual shape', `t=${NOW},v1=${'ab'.repeat(32)}`, { timestamp: NOW, v1: 'ab'.repeat(32) }],
+    ['v1 before t', `v1=${'ab'.repeat(32)},t=${NOW}`, { timestamp: NOW, v1: 'ab'.repeat(32) }],
+    ['spaces around names and values', ` t = ${NOW} , v1 = ${'ab'.repeat(32)} `, { timestamp: NOW, v1: 'ab'.repeat(32) }],
+    ['upper-case hex, given back lower-case', `t=${NOW},v1=${hex}`, { timestamp: NOW, v1: 'ab'.repeat(32) }],
+    ['a one-digit timestamp', `t=0,v1=${'ab'.repeat(32)}`, { timestamp: 0, v1: 'ab'.repeat(32) }],
+    ['a 15-digit timestamp', `t=${'9'.repeat(15)},v1=${'ab'.repeat(32)}`, { timestamp: 999_999_999_999_999, v1: 'ab'.repeat(32) }],
+    ['a 16-digit timestamp', `t=${'9'.repeat(16)},v1=${'ab'.repeat(32)}`, undefined],
+    ['an empty timestamp', `t=,v1=${'ab'.repeat(32)}`, undefined],
+    ['a timestamp with a letter after the digits', `t=${NOW}x,v1=${'ab'.repeat(32)}`, undefined],
+    ['a timestamp with a letter before the digits', `t=x${NOW},v1=${'ab'.repeat(32)}`, undefined],
+    ['a fractional timestamp', `t=${NOW}.5,v1=${'ab'.repeat(32)}`, undefined],
+    ['v1 of 63 hex digits', `t=${NOW},v1=${'a'.repeat(63)}`, undefined],
+    ['v1 of 65 hex digits', `t=${NOW},v1=${'a'.repeat(65)}`, undefined],
+    ['v1 with a non-hex character after 64 hex digits', `t=${NOW},v1=${'a'.repeat(64)}g`, undefined],
+    ['v1 with a non-hex character before 64 hex digits', `t=${NOW},v1=g${'a'.repeat(64)}`, undefined],
+    ['an unknown name with a v1-shaped value', `t=${NOW},v0=${'ab'.repeat(32)}`, undefined],
+    ['duplicate v1', `v1=${'ab'.repeat(32)},v1=${'ab'.repeat(32)}`, undefined],
+    ['a part without "="', `t${NOW},v1=${'ab'.repeat(32)}`, undefined],
+    ['a part with an empty name', `=${NOW},v1=${'ab'.repeat(32)}`, undefined],
+    ['one part only', `t=${NOW}`, undefined],
+    ['an empty header', '', undefined],
+  ])('%s', (_label, header, expected) => {
+    expect(parseSignatureHeader(header)).toEqual(expected);
+  });
+});
+
+describe('signBody and computeSignature', () => {
+  it('signs at the current time when no timestamp is given', () => {
+    const before = Date.now();
+    const header = signBody(secret, body);
+    const after = Date.now();
+    const parsed = parseSignatureHeader(header);
+    expect(parsed?.timestamp).toBeGreaterThanOrEqual(before);
+    expect(parsed?.timestamp).toBeLessThanOrEqual(after);
+    expect(parsed?.v1).toBe(computeSignature(secret, parsed?.timestamp ?? 0, body));
+  });
+
+  it('signs exactly the bytes a Uint8Array view shows, not its whole buffer', () => {
+    const whole = Buffer.from(`xxxx${body}yyyy`, 'utf8');
+    const view = new Uint8Array(whole.buffer, whole.byteOffset + 4, Buffer.byteLength(body));
+    expect(computeSignature(secret, NOW, view)).toBe(computeSignature(secret, NOW, body));
+    expect(verifySignature(signBody(secret, body, NOW), view, secret, NOW)).toBe('valid');
+  });
+
+  it('signs a string as its UTF-8 bytes', () => {
+    const text = '{"name":"Zoë"}';
+    expect(computeSignature(secret, NOW, text)).toBe(computeSignature(secret, NOW, Buffer.from(text, 'utf8')));
+    expect(computeSignature(secret, NOW, text)).toBe(
+      createHmac('sha256', secret).update(Buffer.from(`${NOW}.${text}`, 'utf8')).digest('hex'),
+    );
+  });
+});
+
+describe('verifySignature: headers and clock', () => {
+  it('checks against the current time when no clock is given', () => {
+    expect(verifySignature(signBody(secret, body), body, secret)).toBe('valid');
+    expect(verifySignature(signBody(secret, body, Date.now() - 400_000), body, secret)).toBe('stale_timestamp');
+  });
+
+  it.each<[string, readonly string[], string]>([
+    ['no header values', [], 'missing_signature'],
+    ['a repeated header (one valid value among two)', [signBody(secret, body, NOW), signBody(secret, body, NOW)], 'malformed_signature'],
+    ['a single value sent as a list', [signBody(secret, body, NOW)], 'malformed_signature'],
+  ])('%s is %s', (_label, header, outcome) => {
+    expect(verifySignature(header, body, secret, NOW)).toBe(outcome);
+  });
+
+  it('accepts an upper-case v1 for the right bytes', () => {
+    const header = `t=${NOW},v1=${computeSignature(secret, NOW, body).toUpperCase()}`;
+    expect(verifySignature(header, body, secret, NOW)).toBe('valid');
+  });
+
+  it('an invalid signature is invalid even when it is fresh and well-formed', () => {
+    const wrong = computeSignature(secret, NOW, body).replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    expect(verifySignature(`t=${NOW},v1=${wrong}`, body, secret, NOW)).toBe('invalid_signature');
+  });
+});
+
+describe('signatureAge', () => {
+  it.each<[string, string | undefined, number | undefined]>([
+    ['signed 1.5 s before', `t=${NOW - 1_500},v1=${'a'.repeat(64)}`, 1_500],
+    ['signed at the moment', `t=${NOW},v1=${'a'.repeat(64)}`, 0],
+    ['signed 2 s in the future (negative)', `t=${NOW + 2_000},v1=${'a'.repeat(64)}`, -2_000],
+    ['stale but well-formed', `t=${NOW - 900_000},v1=${'a'.repeat(64)}`, 900_000],
+    ['no header', undefined, undefined],
+    ['a malformed header', `t=${NOW}`, undefined],
+    ['an empty header', '', undefined],
+  ])('%s → %s', (_label, header, age) => {
+    expect(signatureAge(header, NOW)).toBe(age);
+  });
+
+  it('measures against the current time when no clock is given', () => {
+    const signedAt = Date.now() - 60_000;
+    const age = signatureAge(`t=${signedAt},v1=${'a'.repeat(64)}`);
+    expect(age).toBeGreaterThanOrEqual(60_000);
+    expect(age).toBeLessThan(70_000);
   });
 });
