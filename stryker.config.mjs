@@ -15,7 +15,9 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: [
     'src/config/env-file-editor.ts',
-    'src/recorder/secret-masker.ts',
+    'src/shared/secret-masker.ts',
+    'src/shared/secret-spellings.ts',
+    'src/shared/output-sanitiser.ts',
     'src/median/signature.ts',
     'src/median/verdict.ts',
   ],
@@ -31,5 +33,7 @@ export default {
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',
   tempDirName: '.stryker-tmp',
+  // Another run's sandbox (a second --tempDirName while iterating) is no input.
+  ignorePatterns: ['/.stryker-tmp*'],
   cleanTempDir: 'always',
 };

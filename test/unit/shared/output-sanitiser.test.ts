@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeJson, safeLine, safeTerminalOutput, safeText } from '../../../src/shared/index.js';
+import { safeJson, safeLine, safeStrings, safeTerminalOutput, safeText } from '../../../src/shared/index.js';
 
 /** Any character a terminal acts on, but the layout ones `safeText` keeps. */
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -64,6 +64,10 @@ describe('safeTerminalOutput', () => {
     expect(safeTerminalOutput('\u001b[8mhidden\u001b[0m', { allowStyles: true })).toBe('\\u001b[8mhidden\u001b[0m');
   });
 
+  it('lets a parameterless reset (ESC [ m) through like ESC [ 0 m', () => {
+    expect(safeTerminalOutput('\u001b[1mx\u001b[m\u001b[0m', { allowStyles: true })).toBe('\u001b[1mx\u001b[m\u001b[0m');
+  });
+
   it('escapes every escape when styles are off (not a terminal, NO_COLOR)', () => {
     expect(safeTerminalOutput('\u001b[1mTitle\u001b[22m', { allowStyles: false })).toBe('\\u001b[1mTitle\\u001b[22m');
   });
@@ -76,5 +80,17 @@ describe('safeTerminalOutput', () => {
         expect(rest).not.toMatch(RAW_CONTROL);
       }),
     );
+  });
+});
+
+describe('safeStrings', () => {
+  it('escapes every string of a record-like value with safeLine, keeping its shape and other values', () => {
+    const record = { tool: '\u001b[2Jx', n: 7, ok: true, none: null, list: ['a\nb', { deep: '\u009b' }] };
+    expect(safeStrings(record)).toEqual({ tool: '\\u001b[2Jx', n: 7, ok: true, none: null, list: ['a\\u000ab', { deep: '\\u009b' }] });
+    expect(record.tool).toBe('\u001b[2Jx');
+  });
+
+  it('uses the cleaner it is given (safeText keeps a body\'s line breaks)', () => {
+    expect(safeStrings({ body: 'a\nb\u0007' }, safeText)).toEqual({ body: 'a\nb\\u0007' });
   });
 });
