@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import {
   REDACTED,
@@ -38,7 +38,12 @@ describe('maskAuthorization', () => {
 });
 
 describe('createSecretMasker', () => {
-  const masker = createSecretMasker([KEY, TOOL_SECRET]);
+  // Built in each test, not while the file is collected, so mutation testing
+  // can tell which tests run the masker (see stryker.config.mjs).
+  let masker: ReturnType<typeof createSecretMasker>;
+  beforeEach(() => {
+    masker = createSecretMasker([KEY, TOOL_SECRET]);
+  });
 
   it('masks the Bearer key in the Authorization header, whatever its case or shape', () => {
     const record = makeRecord({

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createSecretMasker, secretSpellings } from '../../../src/shared/index.js';
 import { deriveToolSecret, secretsToMask } from '../../../src/median/index.js';
 
@@ -52,7 +52,12 @@ describe('secretsToMask', () => {
 
 describe('every secret in every spelling', () => {
   const derived = deriveToolSecret(KEY).toString('hex');
-  const masker = createSecretMasker(secretsToMask({ medianKey: KEY, toolSecret: TOOL_SECRET }));
+  // Built in each test, not while the file is collected, so mutation testing
+  // can tell which tests run the masker (see stryker.config.mjs).
+  let masker: ReturnType<typeof createSecretMasker>;
+  beforeEach(() => {
+    masker = createSecretMasker(secretsToMask({ medianKey: KEY, toolSecret: TOOL_SECRET }));
+  });
   const spellings = (secret: string) => [
     secret,
     JSON.stringify(secret).slice(1, -1),
@@ -95,6 +100,76 @@ describe('every secret in every spelling', () => {
         const masked = masker.mask(`${before}${secret}${after}`);
         expect(masked).not.toContain(secret.slice(0, 12));
         expect(masked).not.toContain(secret.slice(-12, -4));
+      }),
+    );
+  });
+});
+
+/**
+ * The base64 characters that only `bytes` decide when `before` bytes precede
+ * them, found without bit arithmetic: encode once with 0x00 and once with 0xff
+ * around them; a character with any bit from the surroundings differs.
+ */
+function base64CoreByExperiment(bytes: Buffer, before: number, encoding: 'base64' | 'base64url'): string {
+  const after = 3 - ((before + bytes.length) % 3);
+  const around = (fill: number) => Buffer.concat([Buffer.alloc(before, fill), bytes, Buffer.alloc(after, fill)]).toString(encoding);
+  const zeros = around(0x00);
+  const ones = around(0xff);
+  return [...zeros].filter((char, i) => char === ones[i]).join('');
+}
+
+function byteForms(bytes: Buffer): string[] {
+  const forms = [bytes.toString('base64'), bytes.toString('base64url')];
+  for (const before of [0, 1, 2]) {
+    forms.push(base64CoreByExperiment(bytes, before, 'base64'), base64CoreByExperiment(bytes, before, 'base64url'));
+  }
+  return forms;
+}
+
+/** Every spelling the masker must know, built from the encoders themselves. */
+function expectedSpellings(secret: string, isHex: boolean): Set<string> {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const asciiJson = [...json].map((c) => (c.charCodeAt(0) >= 0x7f ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c)).join('');
+  const forms = [secret, json, asciiJson, asciiJson.replaceAll('/', '\\/'), encodeURIComponent(secret), ...byteForms(Buffer.from(secret, 'utf8'))];
+  if (isHex) {
+    for (const cased of [secret.toLowerCase(), secret.toUpperCase()]) forms.push(cased, ...byteForms(Buffer.from(cased, 'utf8')));
+    forms.push(...byteForms(Buffer.from(secret, 'hex')));
+  }
+  return new Set(forms.filter((form) => form.length >= 8));
+}
+
+describe('secretSpellings: the exact list', () => {
+  it.each<[string, string, boolean]>([
+    ['a Median key', KEY, false],
+    ['MEDIAN_TOOL_SECRET (hex)', TOOL_SECRET, true],
+    ['hex in mixed case', 'A1b2C3d4E5f6A7b8', true],
+    ['base64 with + and / in every alphabet and alignment', '>>>???~~~ÿÿÿ', false],
+    ['non-ASCII and a slash', 'pä/ss"wörd+more', false],
+    ['hex digits then other text', 'a1b2c3d4-not-hex', false],
+    ['other text then hex digits', 'not-hex-a1b2c3d4', false],
+    ['an odd number of hex digits', 'a1b2c3d4e', false],
+    ['eight characters, the shortest secret', 'abcdefgh', false],
+  ])('%s', (_label, secret, isHex) => {
+    const forms = secretSpellings(secret);
+    expect(new Set(forms)).toEqual(expectedSpellings(secret, isHex));
+    expect(forms).toHaveLength(new Set(forms).size);
+    expect(forms.map((f) => f.length)).toEqual([...forms.map((f) => f.length)].sort((a, b) => b - a));
+  });
+
+  it('holds for any secret', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 8, maxLength: 40 }), (secret) => {
+        expect(new Set(secretSpellings(secret))).toEqual(expectedSpellings(secret, /^(?:[0-9a-fA-F]{2})+$/.test(secret)));
+      }),
+    );
+  });
+
+  it('holds for any hex secret', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 4, maxLength: 40 }), fc.boolean(), (bytes, upper) => {
+        const hex = Buffer.from(bytes).toString('hex');
+        const secret = upper ? hex.toUpperCase() : hex;
+        expect(new Set(secretSpellings(secret))).toEqual(expectedSpellings(secret, true));
       }),
     );
   });
