@@ -83,11 +83,23 @@ function splitValue(value: string): { quote: string; rest: string } {
   return { quote: '', rest: comment === -1 ? '' : value.slice(comment) };
 }
 
+/**
+ * Whether dotenv reads `value` back exactly when it is written between
+ * `quote`s (`''`: bare). dotenv has no escapes but `\n`/`\r` inside double
+ * quotes (which it turns into line breaks), so a value can only be quoted by
+ * a quote it does not hold; bare, it is cut at `#` and trimmed.
+ */
+function holds(quote: string, value: string): boolean {
+  if (quote === '') return !/[ \t\f\v#"'`\\]/.test(value);
+  if (quote === '"') return !/"|\\[nr]/.test(value);
+  return !value.includes(quote);
+}
+
+/** `value` written so dotenv reads it back: in the quotes it had when they hold it, else the first that does. */
 function formatValue(value: string, quote: string): string {
-  if (quote === '' && /[ \t\f\v#"'`\\]/.test(value)) quote = '"';
-  if (quote === '"') return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  if (quote !== '') return `${quote}${value}${quote}`;
-  return value;
+  const chosen = [quote, '"', "'", '`'].find((q) => holds(q, value));
+  if (chosen === undefined) throw new TypeError('A value holding all three quote characters cannot be written to an env file');
+  return `${chosen}${value}${chosen}`;
 }
 
 export interface EnvAssignment {

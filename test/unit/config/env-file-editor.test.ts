@@ -83,3 +83,151 @@ describe('setEnvVariable', () => {
     );
   });
 });
+
+describe('setEnvVariable: quotes, comments and multi-line values of other variables', () => {
+  it.each([
+    // A MEDIAN_TOOLS_URL= line inside another variable's multi-line value is
+    // part of that value: rewriting it would corrupt a PEM or JSON secret.
+    ['inside a single-quoted PEM', "PEM='-----BEGIN\nMEDIAN_TOOLS_URL=fake\n-----END'\n", `PEM='-----BEGIN\nMEDIAN_TOOLS_URL=fake\n-----END'\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['inside a backtick JSON value', 'J=`{\nMEDIAN_TOOLS_URL=fake\n}`\n', `J=\`{\nMEDIAN_TOOLS_URL=fake\n}\`\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['inside a double-quoted value with an escaped quote on its first line', 'J="a\\"\nMEDIAN_TOOLS_URL=fake\n"\n', `J="a\\"\nMEDIAN_TOOLS_URL=fake\n"\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['inside a double-quoted value with an escaped quote on a middle line', 'J="a\nb\\"\nMEDIAN_TOOLS_URL=fake\n"\n', `J="a\nb\\"\nMEDIAN_TOOLS_URL=fake\n"\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after a multi-line value closed on a later line', 'J="a\nb"\nMEDIAN_TOOLS_URL=old\n', `J="a\nb"\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after a multi-line value closed at the start of a line', 'J="a\n"\nMEDIAN_TOOLS_URL=old\n', `J="a\n"\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after a single-quoted value whose backslash does not escape', "S='a\\'\nMEDIAN_TOOLS_URL=old\n", `S='a\\'\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after a multi-line single-quoted value closed after a backslash', "S='a\nb\\'\nMEDIAN_TOOLS_URL=old\n", `S='a\nb\\'\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after a quoted value closed on its own line', 'Q="x"\nMEDIAN_TOOLS_URL=old\n', `Q="x"\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after an empty quoted value', 'Q=""\nMEDIAN_TOOLS_URL=old\n', `Q=""\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after a lone opening quote that runs to the end', 'Q="\nMEDIAN_TOOLS_URL=old\n', `Q="\nMEDIAN_TOOLS_URL=old\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['after a value that only ends in a quote', 'Q=a"\nMEDIAN_TOOLS_URL=old\n', `Q=a"\nMEDIAN_TOOLS_URL=${URL}\n`],
+  ])('%s', (_label, before, after) => {
+    expect(setEnvVariable(before, 'MEDIAN_TOOLS_URL', URL)).toBe(after);
+  });
+
+  it.each([
+    ['a double-quoted value and its comment', 'MEDIAN_TOOLS_URL="old" # c\n', `MEDIAN_TOOLS_URL="${URL}" # c\n`],
+    ['a double-quoted value with an escaped quote', 'MEDIAN_TOOLS_URL="o\\"ld" # c\n', `MEDIAN_TOOLS_URL="${URL}" # c\n`],
+    ['a single-quoted value with a backslash before its end', "MEDIAN_TOOLS_URL='old\\' # c\n", `MEDIAN_TOOLS_URL='${URL}' # c\n`],
+    ['a backtick value and its comment', 'MEDIAN_TOOLS_URL=`old` # c\n', `MEDIAN_TOOLS_URL=\`${URL}\` # c\n`],
+    ['an unclosed quoted value (nothing kept after it)', 'MEDIAN_TOOLS_URL="old # c\n', `MEDIAN_TOOLS_URL="${URL}"\n`],
+    ['an unquoted value with # inside a word (no comment)', 'MEDIAN_TOOLS_URL=old#frag\n', `MEDIAN_TOOLS_URL=${URL}\n`],
+    ['an unquoted value with a tab before #', 'MEDIAN_TOOLS_URL=old\t# c\n', `MEDIAN_TOOLS_URL=${URL}\t# c\n`],
+    ['an unquoted value with two comments', 'MEDIAN_TOOLS_URL=old # a # b\n', `MEDIAN_TOOLS_URL=${URL} # a # b\n`],
+    ['an empty value', 'MEDIAN_TOOLS_URL=\n', `MEDIAN_TOOLS_URL=${URL}\n`],
+    ['indentation and export spacing', '  export   MEDIAN_TOOLS_URL\t=\told\n', `  export   MEDIAN_TOOLS_URL\t=\t${URL}\n`],
+  ])('replaces %s', (_label, before, after) => {
+    expect(setEnvVariable(before, 'MEDIAN_TOOLS_URL', URL)).toBe(after);
+  });
+});
+
+describe('setEnvVariable: how a value is written', () => {
+  it.each([
+    ['a plain value, bare', 'abc', 'V=abc\n'],
+    ['a space: double-quoted', 'a b', 'V="a b"\n'],
+    ['a tab: double-quoted', 'a\tb', 'V="a\tb"\n'],
+    ['a form feed: double-quoted', 'a\fb', 'V="a\fb"\n'],
+    ['a vertical tab: double-quoted', 'a\vb', 'V="a\vb"\n'],
+    ['a #: double-quoted', 'a#b', 'V="a#b"\n'],
+    // dotenv has no escapes: a value is put between quotes it does not hold.
+    ['a double quote: single-quoted', 'a"b', "V='a\"b'\n"],
+    ['a single quote: double-quoted', "a'b", 'V="a\'b"\n'],
+    ['a backtick: double-quoted', 'a`b', 'V="a`b"\n'],
+    ['a backslash: double-quoted', 'a\\b', 'V="a\\b"\n'],
+    ['a backslash and n: single-quoted (dotenv reads \\n in double quotes as a line break)', 'a\\nb', "V='a\\nb'\n"],
+    ['a backslash and r: single-quoted', 'a\\rb', "V='a\\rb'\n"],
+    ['double and single quotes: backticks', 'a"\'b', 'V=`a"\'b`\n'],
+    ['an empty value', '', 'V=\n'],
+  ])('%s', (_label, value, after) => {
+    const out = setEnvVariable('', 'V', value);
+    expect(out).toBe(after);
+    expect(parse(out).V).toBe(value);
+  });
+
+  it('keeps the quotes an existing value uses while they hold the new one', () => {
+    expect(setEnvVariable("V='old'\n", 'V', 'a b')).toBe("V='a b'\n");
+    expect(setEnvVariable('V=`old`\n', 'V', 'a b')).toBe('V=`a b`\n');
+    expect(setEnvVariable('V="old"\n', 'V', 'ab')).toBe('V="ab"\n');
+    expect(setEnvVariable("V='old'\n", 'V', "a'b")).toBe('V="a\'b"\n');
+    expect(setEnvVariable('V=`old`\n', 'V', 'a`"b')).toBe("V='a`\"b'\n");
+    expect(setEnvVariable('V="old"\n', 'V', 'a"b')).toBe("V='a\"b'\n");
+  });
+
+  it('refuses a value no quote can hold (all three quote characters)', () => {
+    expect(() => setEnvVariable('', 'V', 'a"\'`b')).toThrow(TypeError);
+  });
+
+  it('writes any single-line value so dotenv reads it back (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 30 }).filter((v) => !/[\r\n]/.test(v) && !(v.includes('"') && v.includes("'") && v.includes('`'))),
+        fc.constantFrom('V=old\n', 'V="old"\n', "V='old'\n", 'V=`old`\n', ''),
+        (value, before) => {
+          expect(parse(setEnvVariable(before, 'V', value)).V).toBe(value);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([
+    ['a digit first', '1A'],
+    ['a dash', 'A-B'],
+    ['a dot', 'A.B'],
+    ['nothing', ''],
+    ['a space', 'A B'],
+    ['a name after other text', 'x;A'],
+    ['a name before other text', 'A;x'],
+  ])('refuses a variable name with %s', (_label, name) => {
+    expect(() => setEnvVariable('', name, 'v')).toThrow(TypeError);
+  });
+
+  it('accepts names with underscores and digits after the first character', () => {
+    expect(setEnvVariable('', '_A1', 'v')).toBe('_A1=v\n');
+  });
+
+  it.each([['\r'], ['\n'], ['\r\n']])('refuses a value with the line break %j', (br) => {
+    expect(() => setEnvVariable('', 'V', `a${br}B=2`)).toThrow(TypeError);
+  });
+});
+
+describe('setEnvVariable: line ends and the byte order mark', () => {
+  it.each([
+    ['appends with the first line end the file uses (CRLF before LF)', 'A=1\r\nB=2\n', `A=1\r\nB=2\nMEDIAN_TOOLS_URL=${URL}\r\n`],
+    ['appends with the first line end the file uses (LF before CRLF)', 'A=1\nB=2\r\n', `A=1\nB=2\r\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['appends with CR after a CR-ended file', 'A=1\r', `A=1\rMEDIAN_TOOLS_URL=${URL}\r`],
+    ['adds the missing line end of a CRLF file', 'A=1\r\nB=2', `A=1\r\nB=2\r\nMEDIAN_TOOLS_URL=${URL}\r\n`],
+    ['a one-line file without a line end', 'A=1', `A=1\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['only a line end', '\n', `\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['a BOM and a target on a later line', '\uFEFFA=1\nMEDIAN_TOOLS_URL=old\n', `\uFEFFA=1\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['a BOM alone', '\uFEFF', `\uFEFF\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['two targets, the first after a BOM', '\uFEFFMEDIAN_TOOLS_URL=a\nMEDIAN_TOOLS_URL=b\n', `\uFEFFMEDIAN_TOOLS_URL=${URL}\nMEDIAN_TOOLS_URL=${URL}\n`],
+    ['blank lines kept', '\n\nMEDIAN_TOOLS_URL=a\n\n', `\n\nMEDIAN_TOOLS_URL=${URL}\n\n`],
+  ])('%s', (_label, before, after) => {
+    expect(setEnvVariable(before, 'MEDIAN_TOOLS_URL', URL)).toBe(after);
+  });
+});
+
+describe('findAssignments', () => {
+  it('names each top-level assignment with its raw value and line', () => {
+    expect(findAssignments('A=1\n# B=2\nexport C = "x" # c\n\nD.E-F=y')).toEqual([
+      { name: 'A', raw: '1', line: 0 },
+      { name: 'C', raw: '"x" # c', line: 2 },
+      { name: 'D.E-F', raw: 'y', line: 4 },
+    ]);
+  });
+
+  it('skips a text BOM or UTF-8 BOM bytes on the first line only', () => {
+    expect(findAssignments('\uFEFFA=1')).toEqual([{ name: 'A', raw: '1', line: 0 }]);
+    expect(findAssignments('\u00EF\u00BB\u00BFA=1\n')).toEqual([{ name: 'A', raw: '1', line: 0 }]);
+    expect(findAssignments('X=1\n\u00EF\u00BB\u00BFA=1\n')).toEqual([{ name: 'X', raw: '1', line: 0 }]);
+  });
+
+  it('counts CR, LF and CRLF line ends alike', () => {
+    expect(findAssignments('A=1\rB=2\r\nC=3\nD=4').map((a) => [a.name, a.line])).toEqual([
+      ['A', 0],
+      ['B', 1],
+      ['C', 2],
+      ['D', 3],
+    ]);
+  });
+});
