@@ -13,7 +13,7 @@ export {
   type SecretMasker,
   type SecretMaskerOptions,
 } from './secret-masker.js';
-export { secretSpellings } from './secret-spellings.js';
+export { secretSpellings, urlEncodedSpelling } from './secret-spellings.js';
 export { safeText, safeLine, safeJson, safeStrings, safeTerminalOutput, escapeControl } from './output-sanitiser.js';
 export { mapStrings } from './map-strings.js';
 export { OWNER_LABELS, type EndpointOwner } from './endpoint-owner.js';

@@ -51,12 +51,24 @@ function byteSpellings(bytes: Buffer): string[] {
   ];
 }
 
+/** A surrogate without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `text` URL-encoded. encodeURIComponent throws on a lone surrogate (text
+ * from a JSON body can hold one, e.g. `"\ud800"`); URL encoders write it as
+ * U+FFFD, so it is spelled that way here.
+ */
+export function urlEncodedSpelling(text: string): string {
+  return encodeURIComponent(text.replace(LONE_SURROGATE, '\uFFFD'));
+}
+
 /** Every spelling of `secret`, longest first, without duplicates or pieces too short to mask. */
 export function secretSpellings(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   // JSON may also escape every non-ASCII character (`\u00e9`) and the slash (`\/`).
   const asciiJson = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const forms = new Set<string>([secret, json, asciiJson, asciiJson.replaceAll('/', '\\/'), encodeURIComponent(secret)]);
+  const forms = new Set<string>([secret, json, asciiJson, asciiJson.replaceAll('/', '\\/'), urlEncodedSpelling(secret)]);
   // Stryker disable next-line StringLiteral: Buffer.from reads an empty encoding name as its default, utf8.
   for (const form of byteSpellings(Buffer.from(secret, 'utf8'))) forms.add(form);
   if (HEX.test(secret)) {

@@ -184,3 +184,143 @@ describe('maskToJson', () => {
     );
   });
 });
+
+describe('maskAuthorization: shapes', () => {
+  it.each([
+    ['indentation before the scheme kept', `  Bearer ${KEY}`, `  Bearer ${MASKED_KEY}`],
+    ['spaces after the credential dropped', `Bearer ${KEY}  `, `Bearer ${MASKED_KEY}`],
+    ['only spaces', '   ', '   '],
+    ['a bare credential with a trailing space', 'abcdefghijklmnop ', '****mnop'],
+    ['a scheme that does not start the value: masked whole', '=x tok12345', '****'],
+    ['a scheme with dots and dashes', `AWS4-HMAC.v2 ${KEY}`, `AWS4-HMAC.v2 ${MASKED_KEY}`],
+  ])('%s', (_label, value, masked) => {
+    expect(maskAuthorization(value)).toBe(masked);
+  });
+});
+
+describe('createSecretMasker: which secrets count', () => {
+  it('masks a secret of exactly 8 characters', () => {
+    expect(createSecretMasker(['abcdefgh']).mask('x abcdefgh y')).toBe('x **** y');
+  });
+
+  it('ignores a secret of 7 characters, also its longer base64 spelling', () => {
+    const short = 'abcdefg';
+    const base64 = Buffer.from(short).toString('base64');
+    expect(base64.length).toBeGreaterThanOrEqual(8);
+    expect(createSecretMasker([short]).mask(`${short} ${base64}`)).toBe(`${short} ${base64}`);
+  });
+
+  it('skips a secret that is not a string (an unset variable) instead of throwing', () => {
+    const masker = createSecretMasker([undefined as unknown as string, KEY]);
+    expect(masker.mask(`k=${KEY}`)).toBe(`k=${MASKED_KEY}`);
+  });
+
+  it('leaves key-shaped text alone with maskKeyShapes: false, and masks it by default', () => {
+    const other = 'median_key_' + 'Q'.repeat(36) + 'wxyz';
+    expect(createSecretMasker([], { maskKeyShapes: false }).mask(other)).toBe(other);
+    expect(createSecretMasker([], { maskKeyShapes: true }).mask(other)).toBe('median_key_****wxyz');
+    expect(createSecretMasker([KEY], { maskKeyShapes: false }).mask(`${KEY} ${other}`)).toBe(`${MASKED_KEY} ${other}`);
+  });
+});
+
+describe('createSecretMasker: several places and overlaps', () => {
+  const LONG = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH';
+
+  it('masks each place separately and keeps the text between them', () => {
+    expect(createSecretMasker([KEY]).mask(`a ${KEY} b ${KEY} c`)).toBe(`a ${MASKED_KEY} b ${MASKED_KEY} c`);
+  });
+
+  it('masks a shorter secret that comes before a longer one in the text', () => {
+    const longer = 'LLLLLLLLLLLLLLLLwxyz';
+    const shorter = 'SSSSSSSSSSSSSSSSabcd'.slice(4);
+    expect(createSecretMasker([longer, shorter]).mask(`${shorter} and ${longer}`)).toBe('****abcd and ****wxyz');
+  });
+
+  it('masks two secrets that touch as two masks', () => {
+    expect(createSecretMasker(['abcdefgh', 'ijklmnop']).mask('[abcdefghijklmnop]')).toBe('[********]');
+  });
+
+  it('names a joined stretch by its longest secret, wherever that one starts', () => {
+    const left = LONG.slice(0, 12); // abcdefghijkl
+    const right = LONG.slice(8, 28); // ijkl…1 (20)
+    expect(createSecretMasker([left, right]).mask(`<${LONG.slice(0, 28)}>`)).toBe(`<${maskSecretValue(right)}>`);
+  });
+
+  it('names a joined stretch by the first of two equally long secrets', () => {
+    const left = LONG.slice(0, 16);
+    const right = LONG.slice(12, 28);
+    expect(createSecretMasker([left, right]).mask(LONG.slice(0, 28))).toBe(maskSecretValue(left));
+  });
+
+  it('keeps the longest secret’s name along a chain of three overlapping secrets', () => {
+    const a = LONG.slice(0, 20);
+    const b = LONG.slice(16, 28);
+    const c = LONG.slice(24, 40);
+    expect(createSecretMasker([a, b, c]).mask(LONG.slice(0, 40))).toBe(maskSecretValue(a));
+  });
+});
+
+describe('redactVisitor: echoes of the visitor', () => {
+  const withVisitor = (visitor: Record<string, unknown>, echo: string) =>
+    makeRecord({
+      request: { method: 'POST', path: '/api/median', headers: {}, body: JSON.stringify({ context: { visitor } }) },
+      response: { status: 200, headers: {}, body: echo },
+    });
+  const masker = () => createSecretMasker([], { redactVisitor: true });
+
+  it.each<[string, Record<string, unknown>, string, string]>([
+    ['a name echoed twice', { name: 'Ada Lovelace' }, 'Ada Lovelace, yes Ada Lovelace', `${REDACTED}, yes ${REDACTED}`],
+    ['a name inside a longer word is left', { name: 'Ada' }, 'Adam met Ada.', `Adam met ${REDACTED}.`],
+    ['an email inside other text is masked', { email: 'ada@example.com' }, 'mailto:ada@example.com?x', `mailto:${REDACTED}?x`],
+    ['a two-letter name is masked', { name: 'Bo' }, 'Hi Bo!', `Hi ${REDACTED}!`],
+    ['a one-letter name is left', { name: 'A' }, 'A plan', 'A plan'],
+    ['a name with quotes, echoed in JSON', { name: 'Bo "B" Li' }, JSON.stringify({ greeting: 'Hi Bo "B" Li!' }), `{"greeting":"Hi ${REDACTED}!"}`],
+    ['a name with letters beyond ASCII, as a whole word', { name: 'Zoë' }, 'Zoë and Zoëy', `${REDACTED} and Zoëy`],
+  ])('%s', (_label, visitor, echo, expected) => {
+    expect(masker().maskRecord(withVisitor(visitor, echo)).response?.body).toBe(expected);
+  });
+
+  it('masks a name whose escapes are not valid JSON as the text stands', () => {
+    const record = makeRecord({
+      request: { method: 'POST', path: '/', headers: {}, body: '{"context":{"visitor":{"name":"Bo \\q Li"}}}' },
+      response: { status: 200, headers: {}, body: 'Hi Bo \\q Li' },
+    });
+    const masked = masker().maskRecord(record);
+    expect(masked.request.body).toBe(`{"context":{"visitor":{"name":"${REDACTED}"}}}`);
+    expect(masked.response?.body).toBe(`Hi ${REDACTED}`);
+  });
+
+  it('redacts a visitor name holding a lone surrogate (JSON "\\ud800") instead of throwing', () => {
+    const record = makeRecord({
+      request: { method: 'POST', path: '/', headers: {}, body: '{"context":{"visitor":{"name":"Bo\\ud800"}}}' },
+      response: { status: 200, headers: {}, body: 'Hi Bo\uD800' },
+    });
+    const masked = masker().maskRecord(record);
+    expect(masked.request.body).toBe(`{"context":{"visitor":{"name":"${REDACTED}"}}}`);
+    expect(masked.response?.body).toBe(`Hi ${REDACTED}`);
+  });
+
+  it('copes with a record without a request or without a text body', () => {
+    expect(masker().maskRecord({} as CallRecord)).toEqual({});
+    expect(masker().maskToJson({} as CallRecord).json).toBe('{}');
+    const noBody = { request: { method: 'GET' } } as unknown as CallRecord;
+    expect(masker().maskRecord(noBody)).toEqual(noBody);
+    expect(masker().maskToJson(noBody).record).toBe(noBody);
+  });
+
+  it('hands back the record itself when its body holds no visitor', () => {
+    const record = makeRecord({ request: { method: 'POST', path: '/', headers: {}, body: '{"input":{}}' }, response: { status: 200, headers: {}, body: '{}' } });
+    expect(masker().maskToJson(record).record).toBe(record);
+  });
+});
+
+describe('maskToJson: a secret that JSON writes differently in context', () => {
+  it('masks a secret ending in half of a surrogate pair that a record holds whole', () => {
+    const secret = 'abcdefgh\uD83D';
+    const masker = createSecretMasker([secret]);
+    const record = makeRecord({ response: { status: 200, headers: {}, body: 'x abcdefgh\uD83D\uDE80 y' } });
+    const out = masker.maskToJson(record);
+    expect(out.json).toBe(JSON.stringify(masker.maskRecord(record)));
+    expect(out.json).not.toContain('abcdefgh');
+  });
+});

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createSecretMasker, secretSpellings } from '../../../src/shared/index.js';
+import { createSecretMasker, secretSpellings, urlEncodedSpelling } from '../../../src/shared/index.js';
 import { deriveToolSecret, secretsToMask } from '../../../src/median/index.js';
 
 const KEY = 'median_key_' + 'Zq7Xw2Lp'.repeat(4) + 'abcd';
@@ -172,5 +172,24 @@ describe('secretSpellings: the exact list', () => {
         expect(new Set(secretSpellings(secret))).toEqual(expectedSpellings(secret, true));
       }),
     );
+  });
+});
+
+describe('urlEncodedSpelling', () => {
+  it.each([
+    ['plain text', 'a b/c', 'a%20b%2Fc'],
+    ['a surrogate pair', 'a\uD83D\uDE80', 'a%F0%9F%9A%80'],
+    ['a lone high surrogate, as U+FFFD', 'a\uD800b', 'a%EF%BF%BDb'],
+    ['a lone low surrogate, as U+FFFD', '\uDC00x', '%EF%BF%BDx'],
+    ['a high surrogate at the end', 'x\uD83D', 'x%EF%BF%BD'],
+    ['two high surrogates, then a low', '\uD800\uD83D\uDE80', '%EF%BF%BD%F0%9F%9A%80'],
+  ])('%s', (_label, text, encoded) => {
+    expect(urlEncodedSpelling(text)).toBe(encoded);
+  });
+
+  it('lets a secret with a lone surrogate be masked instead of throwing', () => {
+    const secret = 'abcdefgh\uD83D';
+    expect(secretSpellings(secret)).toContain('abcdefgh%EF%BF%BD');
+    expect(createSecretMasker([secret]).mask(`x ${secret} y`)).toBe('x **** y');
   });
 });
