@@ -83,6 +83,7 @@ function judgeBody(json: unknown, limits: VerdictLimits, warnings: VerdictWarnin
     if (code === 'diagnostics_unsupported') {
       // The diagnostics answer "when you collect nothing": not a fault.
       warnings.push({ code: 'diagnostics_unsupported', message: 'The route collects no diagnostics (not a fault).' });
+      // Stryker disable next-line OptionalChaining: the code was read from the envelope, so it is there.
       return verdict('answered', cut(envelope?.message ?? '', limits.agentReadChars), warnings);
     }
     if (code !== 'execution_failed') {
@@ -119,6 +120,7 @@ function judgeBody(json: unknown, limits: VerdictLimits, warnings: VerdictWarnin
     const { medianNavigateTo: _n, medianHighlight: _h, ...rest } = result;
     text = JSON.stringify(rest);
   } else {
+    // Stryker disable next-line StringLiteral: a parsed JSON value is never undefined; the fallback only satisfies the types.
     text = JSON.stringify(result) ?? 'null';
   }
   if (text.length > limits.agentReadChars) {
@@ -131,8 +133,10 @@ function judgeBody(json: unknown, limits: VerdictLimits, warnings: VerdictWarnin
 }
 
 function errorDetail(body: AnswerFacts['body']): string | undefined {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut only; parseJsonBody reports a missing body as not JSON.
   if (body === null || body === undefined) return undefined;
   const parsed = parseJsonBody(body);
+  // Stryker disable next-line ConditionalExpression: a shortcut only; a failed parse has no value, and no value has no envelope.
   if (!parsed.ok) return undefined;
   const envelope = parseErrorEnvelope(parsed.value);
   if (!envelope) return undefined;
@@ -174,7 +178,12 @@ function judge(facts: AnswerFacts, limits: VerdictLimits): Verdict {
   if (status < 200 || status >= 300) {
     const detail = bodyIsReadable ? errorDetail(body) : undefined;
     const callError = CALL_MESSAGES.answeredStatus(status, detail);
-    if (status === 400 && body !== null && bodyIsReadable) {
+    if (
+      status === 400 &&
+      // Stryker disable next-line ConditionalExpression: narrows the type only; parseJsonBody reports a missing body as not JSON.
+      body !== null &&
+      bodyIsReadable
+    ) {
       const parsed = parseJsonBody(body);
       const envelope = parsed.ok ? parseErrorEnvelope(parsed.value) : undefined;
       if (envelope?.code === 'invalid_input') {

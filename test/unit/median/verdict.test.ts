@@ -251,11 +251,11 @@ describe('judgeAnswer: answers that never came', () => {
   });
 
   it('facts that throw when read → not JSON, never a throw', () => {
-    const hostile = new Proxy({} as AnswerFacts, {
+    const hostile = Object.defineProperty({ headers: {}, body: null, durationMs: 1 }, 'status', {
       get() {
         throw new Error('unreadable');
       },
-    });
+    }) as unknown as AnswerFacts;
     expect(summary(hostile)).toEqual(['not-answering', NOT_ANSWERING, NOT_JSON, []]);
   });
 
@@ -326,6 +326,7 @@ describe('judgeAnswer: results, refusals and error envelopes on a 2xx', () => {
     ['diagnostics_unsupported without a message', { error: { code: 'diagnostics_unsupported' } }, ['answered', '', undefined, ['diagnostics_unsupported']]],
     ['a refusal with an empty reason', { result: { ok: false, reason: '', detail: 'd' } }, ['refused', 'tool_refused: d', 'tool_refused: d', []]],
     ['a refusal with a non-string detail', { result: { ok: false, reason: 'r', detail: 7 } }, ['refused', 'r', 'r', []]],
+    ['a refusal with a non-string reason', { result: { ok: false, reason: 5, detail: 'd' } }, ['refused', 'tool_refused: d', 'tool_refused: d', []]],
     ['known: true is a result', { result: { known: true } }, ['answered', '{"known":true}', undefined, []]],
     ['allowed: true is a result', { result: { allowed: true } }, ['answered', '{"allowed":true}', undefined, []]],
     ['ok: "false" (a string) is a result', { result: { ok: 'false' } }, ['answered', '{"ok":"false"}', undefined, []]],
