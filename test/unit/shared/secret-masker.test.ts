@@ -324,3 +324,29 @@ describe('maskToJson: a secret that JSON writes differently in context', () => {
     expect(out.json).not.toContain('abcdefgh');
   });
 });
+
+describe('masker constants as users see them', () => {
+  it.each([
+    ['text before four stars is not a mask', 'abcdefgh****', '****'],
+    ['text after four stars and a tail is not a mask', '****abcdefgh', '****'],
+    ['a mask with its tail is kept', '****wxyz', '****wxyz'],
+  ])('%s', (_label, value, masked) => {
+    expect(maskSecretValue(value)).toBe(masked);
+  });
+
+  it('masks any Proxy-Authorization credential, known or not', () => {
+    const record = makeRecord({
+      request: { method: 'GET', path: '/', headers: { 'Proxy-Authorization': 'Basic dXNlcjpwYXNzd29yZA==' }, body: '' },
+    });
+    expect(createSecretMasker([]).maskRecord(record).request.headers['Proxy-Authorization']).toBe('Basic ****ZA==');
+  });
+
+  it('writes "[redacted]" for visitor fields, also where the body spaces its JSON', () => {
+    const record = makeRecord({
+      request: { method: 'POST', path: '/', headers: {}, body: '{"context":{"visitor" : {"name" : "Ada Lovelace"}}}' },
+    });
+    expect(createSecretMasker([], { redactVisitor: true }).maskRecord(record).request.body).toBe(
+      '{"context":{"visitor" : {"name" : "[redacted]"}}}',
+    );
+  });
+});
