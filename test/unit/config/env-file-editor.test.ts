@@ -186,7 +186,12 @@ describe('setEnvVariable: how a value is written', () => {
   });
 
   it.each([['\r'], ['\n'], ['\r\n']])('refuses a value with the line break %j', (br) => {
-    expect(() => setEnvVariable('', 'V', `a${br}B=2`)).toThrow(TypeError);
+    expect(() => setEnvVariable('', 'V', `a${br}B=2`)).toThrow(new TypeError('A value written to an env file cannot contain a line break'));
+  });
+
+  it('names the bad variable name and the quote problem in its errors', () => {
+    expect(() => setEnvVariable('', '1A', 'v')).toThrow(new TypeError('Not a variable name: 1A'));
+    expect(() => setEnvVariable('', 'V', 'a"\'`b')).toThrow(new TypeError('A value holding all three quote characters cannot be written to an env file'));
   });
 });
 
