@@ -42,6 +42,8 @@ export interface TunnelTuning {
   openTimeoutMs?: number;
   lostAfterMs?: number;
   probe?: HealthProbe | false;
+  /** The default probe connects here (with the tunnel's host in the Host header): e2e tests reach .test hostnames so. */
+  probeVia?: string;
   probeIntervalMs?: number;
   /** Demo: what `h` does (the loopback tunnel server hands out another name). */
   simulateHostnameChange?: () => Promise<void>;
@@ -131,7 +133,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
 
   // One backoff policy for the first open's retries (here) and the reopens (in startTunnel).
   const backoff = createTunnelBackoff({ baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
-  const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId })));
+  const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId, ...(tuning.probeVia ? { via: tuning.probeVia } : {}) })));
   let handle: TunnelHandle | undefined;
   const opening = (async () => {
     emit({ event: 'tunnel', state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });

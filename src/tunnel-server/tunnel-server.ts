@@ -116,7 +116,8 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
   const stalled = new Set<ServerResponse>();
   let fault: RegistrationFault = null;
   let frontProxy: FrontProxyAnswer = null;
-  const wedged = new Set<string>();
+  /** Clients (by registration, so one registered again under the name is not) that no longer get requests. */
+  const wedged = new WeakSet<ClientSocketPool>();
   /** Pools forgotten with their sockets left open: closed only by close(). */
   const orphaned = new Set<ClientSocketPool>();
   let registrations = 0;
@@ -238,7 +239,7 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
     const id = tunnelIdOf(req.headers.host);
     if (id === undefined) return handleOwn(req, res);
     const pool = pools.get(id);
-    if (!pool || wedged.has(id)) {
+    if (!pool || wedged.has(pool)) {
       if (frontProxy) return answerAsFrontProxy(res, frontProxy);
       if (pool) {
         // Wedged and no front proxy: the request hangs, as on a server that stopped forwarding.
@@ -253,7 +254,8 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
   server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const id = tunnelIdOf(req.headers.host);
-    const pool = id === undefined || wedged.has(id) ? undefined : pools.get(id);
+    const found = id === undefined ? undefined : pools.get(id);
+    const pool = found && !wedged.has(found) ? found : undefined;
     if (!pool) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
@@ -305,8 +307,10 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
       frontProxy = answer;
     },
     setForwarding(id, isForwarding) {
-      if (isForwarding) wedged.delete(id);
-      else wedged.add(id);
+      const pool = pools.get(id);
+      if (!pool) return;
+      if (isForwarding) wedged.delete(pool);
+      else wedged.add(pool);
     },
     forgetClientKeepingSockets(id) {
       const pool = pools.get(id);

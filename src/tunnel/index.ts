@@ -8,6 +8,8 @@ export {
   HEALTH_PATH,
   HEALTH_MARKER_HEADER,
   judgeHealthProbe,
+  canConnect,
+  PROBE_TIMED_OUT,
   nextProbeStrikes,
   createFetchHealthProbe,
   isProxyHealth,

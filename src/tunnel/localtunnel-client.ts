@@ -91,6 +91,7 @@ function connectionOf(url: string, subdomain: string, cluster: ReturnType<typeof
     url,
     subdomain,
     socketCount: () => cluster.liveCount(),
+    bytesReceived: () => cluster.bytesReceived(),
     onLost(listener) {
       lostListeners.push(listener);
       // Subscribed after the loss (the connection was held back a while): still told, once.

@@ -16,6 +16,7 @@ export function createNoTunnelProvider(options: { publicUrl: string }): TunnelPr
         url,
         subdomain: undefined,
         socketCount: () => undefined,
+        bytesReceived: () => undefined,
         onLost: () => undefined,
         close: async () => undefined,
       };

@@ -1,7 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import { codeOf } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
+import { HEALTH_PATH, PROBE_TIMED_OUT, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
 import { openFirst } from './open-first.js';
 import { isFinalTunnelError } from './tunnel-errors.js';
 import { createTunnelBackoff, type TunnelBackoff } from './reconnect-delay.js';
@@ -22,16 +23,32 @@ export interface StartTunnelOptions {
   logger?: Logger;
   /** Gets every event, the first `opened` included (it happens before startTunnel resolves). */
   onEvent?: (event: TunnelEvent) => void;
-  /** Probes `<url>/__median-dev/health` through the public URL; left out, no probing. */
+  /**
+   * Probes `<url>/__median-dev/health` through the public URL; left out, no
+   * probing. An idle tunnel is probed every `probeIntervalMs`; a tunnel that
+   * received bytes since the last probe proved itself and is not probed.
+   */
   probe?: HealthProbe;
-  /** Default 15000 ms. */
+  /** Default 3000 ms. */
   probeIntervalMs?: number;
-  /** A probe slower than this counts as unreachable. Default 10000 ms. */
+  /** A probe is stopped after this (then judged by the probe: `no-answer` or `unreachable`). Default 2000 ms. */
   probeTimeoutMs?: number;
-  /** Tunnel-missing answers in a row that take the tunnel down. Default 3. */
+  /** After a miss, the next probe comes this soon. Default 500 ms. */
+  probeRetryMs?: number;
+  /**
+   * Misses in a row that take the tunnel down. Default 2: with the defaults a
+   * dead tunnel is down and reopening within 3 + 2 + 0.5 + 2 = 7.5 s (and a
+   * few ms for the connect check of each timed-out probe).
+   */
   probeStrikesForDown?: number;
   /** The backoff policy (shared with whoever retries the first open); built from the knobs below when left out. */
   backoff?: TunnelBackoff;
+  /**
+   * A gap this long between two ticks of a 1 s timer means the process did
+   * not run (the laptop slept, SIGSTOP): the tunnel goes down as `woke` and
+   * reopens at once. Default 5000 ms; 0 turns it off.
+   */
+  wakeJumpMs?: number;
   /** Reopen backoff: 1 s doubling to 10 s, with jitter. */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
@@ -91,9 +108,13 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   const now = options.now ?? Date.now;
   const flapWindowMs = options.flapWindowMs ?? 60_000;
   const stableAfterMs = options.stableAfterMs ?? 10_000;
-  const probeIntervalMs = options.probeIntervalMs ?? 15_000;
-  const probeTimeoutMs = options.probeTimeoutMs ?? 10_000;
-  const strikesForDown = options.probeStrikesForDown ?? 3;
+  const probeIntervalMs = options.probeIntervalMs ?? 3_000;
+  const probeTimeoutMs = options.probeTimeoutMs ?? 2_000;
+  const probeRetryMs = options.probeRetryMs ?? 500;
+  const strikesForDown = options.probeStrikesForDown ?? 2;
+  const wakeJumpMs = options.wakeJumpMs ?? 5_000;
+  const nameRetryMs = options.nameRetryMs ?? 2_000;
+  const nameRetryBaseMs = options.nameRetryBaseMs ?? 250;
   const listeners = new Set<(event: TunnelEvent) => void>();
   const life = new AbortController();
   const openRequest = { localPort: options.localPort, subdomain: options.subdomain, ...(options.handOff ? { handOff: options.handOff } : {}) };
@@ -109,6 +130,10 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   let lastLossAt: number | undefined;
   let openedAt = 0;
   let strikes = 0;
+  /** What the connection had received when it was last probed (or proved itself). */
+  let bytesAtLastProbe: number | undefined;
+  /** Why the tunnel is down now: a reopen after probe-failed or woke asks for its own name a while (our old registration may hold it). */
+  let downReason: TunnelDownReason | undefined;
   let reopenTimer: NodeJS.Timeout | undefined;
   let probeTimer: NodeJS.Timeout | undefined;
   let probing: AbortController | undefined;
@@ -135,6 +160,8 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     openedAt = now();
     failures = 0;
     strikes = 0;
+    downReason = undefined;
+    bytesAtLastProbe = next.bytesReceived();
     next.onLost((reason) => {
       if (connection === next) goDown('sockets-gone', reason);
     });
@@ -151,17 +178,21 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     probing?.abort();
     const lostAt = now();
     const wasStable = lostAt - openedAt >= stableAfterMs;
-    recentLosses = !wasStable && lastLossAt !== undefined && lostAt - lastLossAt < flapWindowMs ? recentLosses + 1 : 0;
-    lastLossAt = lostAt;
+    // Waking is not flapping: the machine slept, the tunnel did not misbehave.
+    if (reason !== 'woke') {
+      recentLosses = !wasStable && lastLossAt !== undefined && lostAt - lastLossAt < flapWindowMs ? recentLosses + 1 : 0;
+      lastLossAt = lostAt;
+    }
     failures = 0;
+    downReason = reason;
     logger.warn('tunnel down', { reason, message, recentLosses });
     emit({ type: 'down', reason, message });
     old.close().catch((error: unknown) => logger.debug('closing a lost tunnel failed', { error: String(error) }));
-    scheduleReopen();
+    scheduleReopen(reason === 'woke' ? 0 : undefined);
   };
 
-  const scheduleReopen = (): number => {
-    const delay = backoff.afterLoss(failures, recentLosses);
+  const scheduleReopen = (delayMs?: number): number => {
+    const delay = delayMs ?? backoff.afterLoss(failures, recentLosses);
     reopenTimer = setTimeout(() => {
       reopenTimer = undefined;
       reopening = reopen();
@@ -173,7 +204,11 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   const reopen = async (): Promise<void> => {
     if (life.signal.aborted) return;
     try {
-      const next = await options.provider.open(openRequest, { signal: life.signal });
+      // After probe-failed or woke our old registration may still hold the name for a moment: ask again for it a while.
+      const isNameMaybeHeld = downReason === 'probe-failed' || downReason === 'woke';
+      const next = isNameMaybeHeld
+        ? await openFirst({ provider: options.provider, request: openRequest, nameRetryMs, nameRetryBaseMs, signal: life.signal, logger, now })
+        : await options.provider.open(openRequest, { signal: life.signal });
       if (life.signal.aborted) {
         await next.close();
         return;
@@ -193,33 +228,64 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     }
   };
 
-  const scheduleProbe = (): void => {
+  const scheduleProbe = (delayMs = probeIntervalMs): void => {
     if (!options.probe || !connection || life.signal.aborted) return;
-    probeTimer = setTimeout(() => void runProbe(), probeIntervalMs);
+    clearTimeout(probeTimer);
+    probeTimer = setTimeout(() => void runProbe(), delayMs);
     probeTimer.unref();
   };
 
   const runProbe = async (): Promise<void> => {
     const probed = connection;
     if (!probed || !options.probe) return;
+    const bytesBefore = probed.bytesReceived();
+    if (strikes === 0 && bytesBefore !== undefined && bytesAtLastProbe !== undefined && bytesBefore > bytesAtLastProbe) {
+      // Requests came down the tunnel since the last look: it is alive, no probe needed.
+      bytesAtLastProbe = bytesBefore;
+      scheduleProbe();
+      return;
+    }
     const result = await probeOnce(options.probe, `${probed.url}${HEALTH_PATH}`, probeTimeoutMs, (controller) => (probing = controller));
     if (connection !== probed) return;
+    bytesAtLastProbe = probed.bytesReceived();
     const verdict = judgeHealthProbe(result);
     strikes = nextProbeStrikes(strikes, verdict);
     logger.debug('tunnel probe', { verdict, strikes });
     if (strikes >= strikesForDown) {
-      const status = result.kind === 'answered' ? result.status : 0;
-      goDown('probe-failed', `the tunnel server answered ${status} for ${probed.url} ${strikes} times in a row`);
+      goDown('probe-failed', `the probe of ${probed.url} ${describeMiss(result)}, ${strikes} times in a row`);
       return;
     }
-    scheduleProbe();
+    scheduleProbe(verdict === 'tunnel-missing' ? probeRetryMs : probeIntervalMs);
   };
+
+  // Sleep and wake: a 1 s tick that finds far more than 1 s passed means this process did not run.
+  // Real monotonic time: the injectable `now` is the flap logic's clock.
+  let lastTick = performance.now();
+  const clock =
+    wakeJumpMs > 0
+      ? setInterval(() => {
+          const at = performance.now();
+          const gapMs = at - lastTick;
+          lastTick = at;
+          if (gapMs < wakeJumpMs || life.signal.aborted) return;
+          const message = `the process did not run for ${Math.round(gapMs / 100) / 10} s (the machine slept or the process was stopped); the tunnel server has likely forgotten this tunnel`;
+          if (connection) {
+            goDown('woke', message);
+          } else if (reopenTimer) {
+            // Already down and waiting out a backoff: try now, the network may be back.
+            clearTimeout(reopenTimer);
+            downReason = 'woke';
+            scheduleReopen(0);
+          }
+        }, 1_000)
+      : undefined;
+  clock?.unref();
 
   const first = await openFirst({
     provider: options.provider,
     request: openRequest,
-    nameRetryMs: options.nameRetryMs ?? 2_000,
-    nameRetryBaseMs: options.nameRetryBaseMs ?? 250,
+    nameRetryMs,
+    nameRetryBaseMs,
     signal,
     logger,
     now,
@@ -232,6 +298,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(reopenTimer);
       clearTimeout(probeTimer);
+      clearInterval(clock);
       probing?.abort();
       const open = connection;
       connection = undefined;
@@ -267,7 +334,20 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   };
 }
 
-/** One probe with a timeout; a throw or a timeout counts as unreachable. */
+function describeMiss(result: HealthProbeResult): string {
+  if (result.kind === 'answered') return `got ${result.status} from something other than this median-dev`;
+  if (result.kind === 'no-answer') return 'reached the host but got no answer';
+  return 'could not reach the host';
+}
+
+/** Time a probe gets after its signal aborted (for its own connect check) before it counts as unreachable. */
+const PROBE_GRACE_MS = 1_500;
+
+/**
+ * One probe: its signal aborts after `timeoutMs`, and the probe says what it
+ * found (a `no-answer` from a host that took the connection); a probe that
+ * throws, or does not settle within the grace after that, is unreachable.
+ */
 async function probeOnce(
   probe: HealthProbe,
   url: string,
@@ -277,18 +357,26 @@ async function probeOnce(
   const controller = new AbortController();
   track(controller);
   let timer: NodeJS.Timeout | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<HealthProbeResult>((resolve) => {
     const settle = (): void => resolve({ kind: 'unreachable', error: new Error('probe timed out or was stopped') });
-    timer = setTimeout(() => {
-      controller.abort();
-      settle();
-    }, timeoutMs);
+    timer = setTimeout(() => controller.abort(PROBE_TIMED_OUT), timeoutMs);
     timer.unref();
-    controller.signal.addEventListener('abort', settle, { once: true });
+    controller.signal.addEventListener(
+      'abort',
+      () => {
+        // Stopped (the tunnel closed or went down): at once. Timed out: the probe may still say `no-answer`.
+        if (controller.signal.reason !== PROBE_TIMED_OUT) return settle();
+        graceTimer = setTimeout(settle, PROBE_GRACE_MS);
+        graceTimer.unref();
+      },
+      { once: true },
+    );
   });
   try {
     return await Promise.race([probe(url, { signal: controller.signal }).catch((error: unknown) => ({ kind: 'unreachable' as const, error })), timedOut]);
   } finally {
     clearTimeout(timer);
+    clearTimeout(graceTimer);
   }
 }

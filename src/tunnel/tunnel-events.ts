@@ -1,7 +1,11 @@
 import type { ErrorCode } from '../shared/index.js';
 
 /** Why an open tunnel stopped carrying requests. */
-export type TunnelDownReason = 'sockets-gone' | 'probe-failed';
+export type TunnelDownReason =
+  | 'sockets-gone'
+  | 'probe-failed'
+  /** The event loop stood still far longer than any timer (the machine slept, the process was stopped): the tunnel server has most likely forgotten us. */
+  | 'woke';
 
 /** Facts a tunnel handle reports, as a discriminated union on `type`. */
 export type TunnelEvent =

@@ -23,6 +23,12 @@ export interface TunnelConnection {
   readonly subdomain: string | undefined;
   /** Live sockets to the tunnel server, or undefined when the provider has none. */
   socketCount(): number | undefined;
+  /**
+   * Bytes the tunnel server sent us so far, or undefined when the provider
+   * cannot tell. Growing between two probes, it proves the tunnel carries
+   * requests, so a busy tunnel need not be probed.
+   */
+  bytesReceived(): number | undefined;
   /** Called at most once, when the connection can no longer carry requests (also when subscribed after that). */
   onLost(listener: (reason: string) => void): void;
   /** Idempotent; leaves no socket or timer behind. */

@@ -34,6 +34,8 @@ export interface SocketCluster {
   /** Resolves once a socket connected; rejects when every first attempt failed. */
   readonly ready: Promise<void>;
   liveCount(): number;
+  /** Bytes the server sent down every socket so far: growing, it proves requests come through. */
+  bytesReceived(): number;
   onLost(listener: (reason: string) => void): void;
   /** Destroys every socket and timer; nothing reconnects afterwards. */
   close(): void;
@@ -57,6 +59,8 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
   const timers = new Set<NodeJS.Timeout>();
   const lostListeners: Array<(reason: string) => void> = [];
   let live = 0;
+  /** bytesRead of the sockets already closed. */
+  let closedBytes = 0;
   let closed = false;
   let lost = false;
   /** A socket connected once: the registration worked, so a refusal now means it is gone. */
@@ -141,6 +145,7 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     });
     remote.once('close', () => {
       sockets.delete(remote);
+      closedBytes += remote.bytesRead;
       if (connectedAt !== undefined) live -= 1;
       if (closed) return;
       if (isRefused && !isFirst && hasConnected) {
@@ -172,6 +177,12 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
   return {
     ready,
     liveCount: () => live,
+    bytesReceived() {
+      // A handed-off socket is read by the HTTP parser straight from its handle; bytesRead still counts it.
+      let total = closedBytes;
+      for (const socket of sockets) total += socket.bytesRead;
+      return total;
+    },
     onLost(listener) {
       lostListeners.push(listener);
     },

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import type { HealthProbe } from '../../src/tunnel/index.js';
+import { HEALTH_MARKER_HEADER, PROBE_TIMED_OUT, type HealthProbe } from '../../src/tunnel/index.js';
 import { startTunnelServer, type TunnelServer, type TunnelServerOptions } from '../../src/tunnel-server/index.js';
 import { useTeardown } from './use-teardown.js';
 
@@ -55,16 +55,21 @@ export function tunnelHost(server: TunnelServer, id: string): string {
 
 /**
  * A health probe that reaches `https://<id>.<domain>/…` through the loopback
- * server, the way DNS would send it there; other hosts are unreachable.
+ * server, the way DNS would send it there; other hosts are unreachable. Like
+ * createFetchHealthProbe: the answer is the proxy's when it carries the
+ * marker header (with `instanceId`, that instance's); stopped by its timeout,
+ * it is `no-answer` (the loopback server always takes the connection).
  */
-export function tunnelServerProbe(server: TunnelServer): HealthProbe {
+export function tunnelServerProbe(server: TunnelServer, options: { instanceId?: string } = {}): HealthProbe {
   return async (url, { signal }) => {
     const target = new URL(url);
     if (!server.resolve(target.hostname)) return { kind: 'unreachable', error: new Error(`no DNS for ${target.hostname}`) };
     try {
       const answer = await requestVia(server, target.host, { path: `${target.pathname}${target.search}`, signal });
-      return { kind: 'answered', status: answer.status };
+      const marker = answer.headers[HEALTH_MARKER_HEADER];
+      return { kind: 'answered', status: answer.status, isFromProxy: typeof marker === 'string' && (options.instanceId === undefined || marker === options.instanceId) };
     } catch (error) {
+      if (signal.reason === PROBE_TIMED_OUT) return { kind: 'no-answer' };
       return { kind: 'unreachable', error };
     }
   };

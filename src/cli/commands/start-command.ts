@@ -77,13 +77,17 @@ function knobMs(value: string | undefined): number | undefined {
  * Hidden knobs for the end-to-end fault tests, read here only (neither flags
  * nor documented): MEDIAN_DEV_CALL_TIMEOUT_MS shortens Median's 10 s call
  * limit as the proxy judges answers; MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS
- * shortens the 15 s a tunnel (re)open may take.
+ * shortens the 15 s a tunnel (re)open may take; MEDIAN_DEV_TUNNEL_PROBE_VIA
+ * sends the tunnel's health probe to that origin (the loopback tunnel
+ * server), since its .test hostnames have no DNS.
  */
 function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], 'timing' | 'tunnel'> {
   const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
   const openTimeoutMs = knobMs(env.MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS);
+  const probeVia = env.MEDIAN_DEV_TUNNEL_PROBE_VIA || undefined;
+  const tunnel = { ...(openTimeoutMs ? { openTimeoutMs } : {}), ...(probeVia ? { probeVia } : {}) };
   return {
     ...(callTimeoutMs ? { timing: { callTimeoutMs } } : {}),
-    ...(openTimeoutMs ? { tunnel: { openTimeoutMs } } : {}),
+    ...(Object.keys(tunnel).length > 0 ? { tunnel } : {}),
   };
 }

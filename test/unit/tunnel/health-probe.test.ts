@@ -3,15 +3,22 @@ import { isProxyHealth, judgeHealthProbe, nextProbeStrikes, type HealthProbeResu
 
 describe('judgeHealthProbe', () => {
   it.each<[HealthProbeResult, HealthVerdict]>([
-    [{ kind: 'answered', status: 200 }, 'healthy'],
-    [{ kind: 'answered', status: 204 }, 'healthy'],
-    [{ kind: 'answered', status: 404 }, 'tunnel-missing'],
-    [{ kind: 'answered', status: 503 }, 'tunnel-missing'],
+    // Only this daemon's marked answer proves the tunnel, whatever its status.
+    [{ kind: 'answered', status: 200, isFromProxy: true }, 'healthy'],
     [{ kind: 'answered', status: 404, isFromProxy: true }, 'healthy'],
     [{ kind: 'answered', status: 503, isFromProxy: true }, 'healthy'],
-    [{ kind: 'answered', status: 500 }, 'inconclusive'],
-    [{ kind: 'answered', status: 302 }, 'inconclusive'],
-    [{ kind: 'answered', status: 511 }, 'inconclusive'],
+    // Any other answer came from something between: the tunnel server, a front proxy, another median-dev.
+    [{ kind: 'answered', status: 200 }, 'tunnel-missing'],
+    [{ kind: 'answered', status: 204, isFromProxy: false }, 'tunnel-missing'],
+    [{ kind: 'answered', status: 404 }, 'tunnel-missing'],
+    [{ kind: 'answered', status: 503 }, 'tunnel-missing'],
+    [{ kind: 'answered', status: 502 }, 'tunnel-missing'],
+    [{ kind: 'answered', status: 504 }, 'tunnel-missing'],
+    [{ kind: 'answered', status: 500 }, 'tunnel-missing'],
+    [{ kind: 'answered', status: 302 }, 'tunnel-missing'],
+    // Reached, but silent: wedged.
+    [{ kind: 'no-answer' }, 'tunnel-missing'],
+    // Our own network may be down: proves nothing.
     [{ kind: 'unreachable', error: new Error('getaddrinfo ENOTFOUND') }, 'inconclusive'],
     [{ kind: 'unreachable' }, 'inconclusive'],
   ])('%o → %s', (result, verdict) => {

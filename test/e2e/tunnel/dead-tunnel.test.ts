@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { SpawnedCli } from '../../helpers/cli-harness.js';
+import { childPids, eventsOf, isEvent, useE2eWorld, waitForEventAfter, type E2eWorld } from '../../helpers/e2e-world.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+
+/**
+ * `median-dev start` against a loopback tunnel server that keeps its sockets
+ * open but stops forwarding. The daemon probes its public URL through the
+ * loopback server (MEDIAN_DEV_TUNNEL_PROBE_VIA: the .test hostnames have no
+ * DNS), with its default probe timing.
+ */
+async function startProbed(world: E2eWorld): Promise<{ cli: SpawnedCli; toolsUrl: string; name: string }> {
+  const cli = world.start({ env: { MEDIAN_DEV_TUNNEL_PROBE_VIA: world.tunnelServer.url } });
+  const synced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
+  const toolsUrl = synced.url as string;
+  return { cli, toolsUrl, name: new URL(toolsUrl).hostname.split('.')[0]! };
+}
+
+async function expectCallAnswered(world: E2eWorld, cli: SpawnedCli, toolsUrl: string): Promise<void> {
+  const mark = cli.events().length;
+  const call = await world.emulator.callTool({ tool: 'orderStatus', input: { orderNumber: 'A1001' }, endpointUrl: toolsUrl });
+  expect(call).toMatchObject({ status: 200, verdict: { kind: 'answered' } });
+  expect(await waitForEventAfter(cli, mark, 'call', { toolCallId: call.toolCallId })).toMatchObject({ verdict: 'answered' });
+}
+
+const isPosix = process.platform !== 'win32';
+
+describe('median-dev start: a tunnel that dies silently', () => {
+  it('the server stops forwarding: down within 10 s (probe-failed), reopened under the same URL, synced, calls answered', async () => {
+    const world = await useE2eWorld();
+    const { cli, toolsUrl, name } = await startProbed(world);
+    const mark = cli.events().length;
+    const wedgedAt = Date.now();
+    world.tunnelServer.setForwarding(name, false);
+
+    const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 15_000);
+    expect(down.reason).toEqual(expect.stringMatching(/^probe-failed/));
+    expect(Date.parse(down.at as string) - wedgedAt).toBeLessThan(10_000);
+    await waitForEventAfter(cli, mark, 'tunnel', { state: 'open', url: new URL(toolsUrl).origin }, 10_000);
+    await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced', url: toolsUrl }, 10_000);
+    await expectCallAnswered(world, cli, toolsUrl);
+    expect(childPids(cli)).toHaveLength(1);
+  }, 45_000);
+
+  it.skipIf(!isPosix)(
+    'sleep and wake: daemon and dev server stopped while the server forgets the tunnel; synced ≤ 3 s after SIGCONT, same dev server',
+    async () => {
+      const world = await useE2eWorld();
+      const { cli, toolsUrl, name } = await startProbed(world);
+      const [childPid] = childPids(cli);
+      const daemonPid = cli.child.pid!;
+      // Whatever happens below, nothing is left stopped.
+      useTeardown(null, () => {
+        for (const pid of [daemonPid, childPid!]) {
+          try {
+            process.kill(pid, 'SIGCONT');
+          } catch {
+            // already gone
+          }
+        }
+      });
+      // The lid closes: both stop, as the whole machine would.
+      process.kill(daemonPid, 'SIGSTOP');
+      process.kill(childPid!, 'SIGSTOP');
+      const mark = cli.events().length;
+      // Meanwhile the tunnel server forgets us; our sockets stay open and nothing tells the daemon.
+      world.tunnelServer.forgetClientKeepingSockets(name);
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      process.kill(childPid!, 'SIGCONT');
+      process.kill(daemonPid, 'SIGCONT');
+      const wokeAt = Date.now();
+
+      const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 5_000);
+      expect(down.reason).toEqual(expect.stringMatching(/^woke/));
+      const synced = await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced', url: toolsUrl }, 5_000);
+      const healSeconds = (Date.parse(synced.at as string) - wokeAt) / 1000;
+      console.log(`sleep/wake: synced ${healSeconds.toFixed(2)} s after SIGCONT`);
+      expect(healSeconds).toBeLessThanOrEqual(3);
+      await expectCallAnswered(world, cli, toolsUrl);
+      // The dev server that slept along was not taken for crashed.
+      expect(childPids(cli)).toEqual([childPid]);
+      expect(eventsOf(cli, 'child', { state: 'exited' })).toEqual([]);
+    },
+    45_000,
+  );
+});

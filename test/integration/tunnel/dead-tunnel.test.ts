@@ -1,0 +1,98 @@
+import { describe, expect, it, vi } from 'vitest';
+import { HEALTH_MARKER_HEADER, createLocaltunnelProvider, startTunnel, type HealthProbe, type StartTunnelOptions, type TunnelEvent } from '../../../src/tunnel/index.js';
+import type { TunnelServer } from '../../../src/tunnel-server/index.js';
+import { useHttpServer } from '../../helpers/use-http-server.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+import { requestVia, tunnelHost, tunnelServerProbe, useTunnelServer } from '../../helpers/use-tunnel-server.js';
+
+/**
+ * A tunnel that dies silently: the server keeps our sockets open but no
+ * longer passes requests down them (a laptop that slept, a NAT that forgot the
+ * flow, a wedged server). Only the probe can tell; these use startTunnel's
+ * default probe timing, the goal being: noticed and reopening within 10 s.
+ */
+const INSTANCE = 'inst-dead-1';
+
+/** Stands in for the proxy: answers its health path with the marker (its instance id), anything else as the app. */
+async function useMarkedApp() {
+  return useHttpServer((req, res) => {
+    if (req.url === '/__median-dev/health') res.setHeader(HEALTH_MARKER_HEADER, INSTANCE);
+    res.end(`app:${req.url}`);
+  });
+}
+
+async function useDyingTunnel(server: TunnelServer, localPort: number, name: string, options: Partial<StartTunnelOptions> = {}) {
+  const events: Array<TunnelEvent & { at: number }> = [];
+  let probes = 0;
+  const real = tunnelServerProbe(server, { instanceId: INSTANCE });
+  const probe: HealthProbe = (url, probeOptions) => {
+    probes += 1;
+    return real(url, probeOptions);
+  };
+  const handle = useTeardown(
+    await startTunnel({
+      provider: createLocaltunnelProvider({ host: server.url, openTimeoutMs: 3000, lostAfterMs: 3000 }),
+      localPort,
+      subdomain: name,
+      probe,
+      onEvent: (event) => events.push({ ...event, at: Date.now() }),
+      ...options,
+    }),
+    (h) => h.close(),
+  );
+  return { handle, events, probes: () => probes };
+}
+
+describe('dead-tunnel detection', () => {
+  it('a wedged tunnel (sockets open, nothing forwarded, requests hang) is down within 10 s and back under its own name', async () => {
+    const server = await useTunnelServer();
+    const app = await useMarkedApp();
+    const { events } = await useDyingTunnel(server, app.port, 'wedged-one');
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+
+    const wedgedAt = Date.now();
+    server.setForwarding('wedged-one', false);
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'down')).toBe(true), { timeout: 12_000, interval: 50 });
+    const down = events.find((e) => e.type === 'down')!;
+    expect(down).toMatchObject({ reason: 'probe-failed', message: expect.stringMatching(/no answer/) });
+    expect(down.at - wedgedAt).toBeLessThan(10_000);
+
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'opened')).toHaveLength(2), { timeout: 8_000, interval: 50 });
+    expect(events.at(-1)).toMatchObject({ type: 'opened', url: 'https://wedged-one.lt.median.test', isHostnameChange: false });
+    expect((await requestVia(server, tunnelHost(server, 'wedged-one'), { path: '/again' })).body).toBe('app:/again');
+  }, 30_000);
+
+  it('a front proxy answering 502 for a client the server forgot (our sockets still open) is a miss: down, then reopened', async () => {
+    const server = await useTunnelServer();
+    const app = await useMarkedApp();
+    const { events } = await useDyingTunnel(server, app.port, 'forgot-me', { probeIntervalMs: 200 });
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+
+    server.setFrontProxy({ status: 502 });
+    server.forgetClientKeepingSockets('forgot-me');
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'down')).toBe(true), { timeout: 5_000, interval: 50 });
+    expect(events.find((e) => e.type === 'down')).toMatchObject({ reason: 'probe-failed', message: expect.stringMatching(/got 502/) });
+    await vi.waitFor(() => expect(events.filter((e) => e.type === 'opened')).toHaveLength(2), { timeout: 5_000, interval: 50 });
+    expect(events.at(-1)).toMatchObject({ type: 'opened', isHostnameChange: false });
+  });
+
+  it('a busy tunnel is not probed (calls prove it alive); an idle one is', async () => {
+    const server = await useTunnelServer();
+    const app = await useMarkedApp();
+    const { probes, events } = await useDyingTunnel(server, app.port, 'busy-one', { probeIntervalMs: 300 });
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+
+    // Calls every 50 ms for 1.5 s: five probe intervals.
+    const before = probes();
+    for (let i = 0; i < 30; i += 1) {
+      expect((await requestVia(server, tunnelHost(server, 'busy-one'), { path: `/call${i}` })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(probes() - before).toBeLessThanOrEqual(1);
+
+    // Idle: probed again.
+    const idleFrom = probes();
+    await vi.waitFor(() => expect(probes() - idleFrom).toBeGreaterThanOrEqual(2), { timeout: 3_000 });
+    expect(events.map((e) => e.type)).toEqual(['opened']);
+  });
+});
