@@ -1,9 +1,12 @@
-import { performance } from 'node:perf_hooks';
+// Over 300 lines: startTunnel is one state machine (open, probe, lose, reopen, wake, close) whose
+// transitions share its state; the probe call and the wake clock live in probe-once.ts and wake-detector.ts.
 import type { Socket } from 'node:net';
 import { codeOf } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import { HEALTH_PATH, PROBE_TIMED_OUT, judgeHealthProbe, nextProbeStrikes, type HealthProbe, type HealthProbeResult } from './health-probe.js';
+import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe } from './health-probe.js';
 import { openFirst } from './open-first.js';
+import { describeMiss, probeOnce } from './probe-once.js';
+import { startWakeDetector } from './wake-detector.js';
 import { isFinalTunnelError } from './tunnel-errors.js';
 import { createTunnelBackoff, type TunnelBackoff } from './reconnect-delay.js';
 import type { TunnelDownReason, TunnelEvent, TunnelEventOf, TunnelEventType } from './tunnel-events.js';
@@ -258,28 +261,21 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     scheduleProbe(verdict === 'tunnel-missing' ? probeRetryMs : probeIntervalMs);
   };
 
-  // Sleep and wake: a 1 s tick that finds far more than 1 s passed means this process did not run.
-  // Real monotonic time: the injectable `now` is the flap logic's clock.
-  let lastTick = performance.now();
-  const clock =
-    wakeJumpMs > 0
-      ? setInterval(() => {
-          const at = performance.now();
-          const gapMs = at - lastTick;
-          lastTick = at;
-          if (gapMs < wakeJumpMs || life.signal.aborted) return;
-          const message = `the process did not run for ${Math.round(gapMs / 100) / 10} s (the machine slept or the process was stopped); the tunnel server has likely forgotten this tunnel`;
-          if (connection) {
-            goDown('woke', message);
-          } else if (reopenTimer) {
-            // Already down and waiting out a backoff: try now, the network may be back.
-            clearTimeout(reopenTimer);
-            downReason = 'woke';
-            scheduleReopen(0);
-          }
-        }, 1_000)
-      : undefined;
-  clock?.unref();
+  const wake = startWakeDetector({
+    jumpMs: wakeJumpMs,
+    onWake(gapMs) {
+      if (life.signal.aborted) return;
+      const message = `the process did not run for ${Math.round(gapMs / 100) / 10} s (the machine slept or the process was stopped); the tunnel server has likely forgotten this tunnel`;
+      if (connection) {
+        goDown('woke', message);
+      } else if (reopenTimer) {
+        // Already down and waiting out a backoff: try now, the network may be back.
+        clearTimeout(reopenTimer);
+        downReason = 'woke';
+        scheduleReopen(0);
+      }
+    },
+  });
 
   const first = await openFirst({
     provider: options.provider,
@@ -298,7 +294,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
       signal?.removeEventListener('abort', onAbort);
       clearTimeout(reopenTimer);
       clearTimeout(probeTimer);
-      clearInterval(clock);
+      wake.stop();
       probing?.abort();
       const open = connection;
       connection = undefined;
@@ -332,51 +328,4 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     },
     close,
   };
-}
-
-function describeMiss(result: HealthProbeResult): string {
-  if (result.kind === 'answered') return `got ${result.status} from something other than this median-dev`;
-  if (result.kind === 'no-answer') return 'reached the host but got no answer';
-  return 'could not reach the host';
-}
-
-/** Time a probe gets after its signal aborted (for its own connect check) before it counts as unreachable. */
-const PROBE_GRACE_MS = 1_500;
-
-/**
- * One probe: its signal aborts after `timeoutMs`, and the probe says what it
- * found (a `no-answer` from a host that took the connection); a probe that
- * throws, or does not settle within the grace after that, is unreachable.
- */
-async function probeOnce(
-  probe: HealthProbe,
-  url: string,
-  timeoutMs: number,
-  track: (controller: AbortController) => void,
-): Promise<HealthProbeResult> {
-  const controller = new AbortController();
-  track(controller);
-  let timer: NodeJS.Timeout | undefined;
-  let graceTimer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<HealthProbeResult>((resolve) => {
-    const settle = (): void => resolve({ kind: 'unreachable', error: new Error('probe timed out or was stopped') });
-    timer = setTimeout(() => controller.abort(PROBE_TIMED_OUT), timeoutMs);
-    timer.unref();
-    controller.signal.addEventListener(
-      'abort',
-      () => {
-        // Stopped (the tunnel closed or went down): at once. Timed out: the probe may still say `no-answer`.
-        if (controller.signal.reason !== PROBE_TIMED_OUT) return settle();
-        graceTimer = setTimeout(settle, PROBE_GRACE_MS);
-        graceTimer.unref();
-      },
-      { once: true },
-    );
-  });
-  try {
-    return await Promise.race([probe(url, { signal: controller.signal }).catch((error: unknown) => ({ kind: 'unreachable' as const, error })), timedOut]);
-  } finally {
-    clearTimeout(timer);
-    clearTimeout(graceTimer);
-  }
 }
