@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, relative } from 'node:path';
+import { ensurePrivateDir, writeFileAtomic } from '../../shared/private-files.js';
 import { fileURLToPath } from 'node:url';
 import { resolveStartConfig } from '../../config/index.js';
 import { startDaemon } from '../../daemon/index.js';
@@ -25,6 +26,31 @@ const EXAMPLE_ROUTE = fileURLToPath(new URL('../../../examples/tools-route/serve
 export const DEMO_PRODUCTION_URL = 'https://acme.example/api/median';
 export const DEMO_TEAMMATE_URL = 'https://dana-7f3a.loca.lt/api/median';
 
+/**
+ * The demo's throwaway emulator key (and the emulator's URL) in the demo's
+ * own env file, 0600, so commands from a second terminal can sign with it.
+ */
+async function writeDemoEnvFile(dataDir: string, envFile: string, values: { key: string; apiUrl: string }): Promise<void> {
+  await ensurePrivateDir(dataDir);
+  await writeFileAtomic(
+    envFile,
+    `# median-dev demo: this run's emulator and its throwaway key (not a real Median key)\nMEDIAN_KEY=${values.key}\nMEDIAN_API_URL=${values.apiUrl}\n`,
+    { mode: 0o600 },
+  );
+}
+
+/** How the user ran us: `median-dev` from a bin, else `node <path to main.js>` (npm run demo in a clone). */
+function cliCommandLine(io: CliIo): string {
+  const script = process.argv[1] ?? '';
+  if (/median-dev(\.cmd|\.js)?$/.test(basename(script))) return 'median-dev';
+  return `node ${shellWord(relative(io.cwd, fileURLToPath(new URL('../main.js', import.meta.url))))}`;
+}
+
+/** A path as one shell word. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./\\-]+$/.test(text) ? text : `"${text.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
 export async function runDemo(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const dataDir = typeof options.dataDir === 'string' ? options.dataDir : await mkdtemp(join(tmpdir(), 'median-dev-demo-'));
   const json = options.json === true;
@@ -36,6 +62,9 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     if (options.withProduction === true) await emulator.holdEndpoint({ url: DEMO_PRODUCTION_URL, tools: ['shipParcel', 'trackParcel'] });
     if (options.withTeammate === true) await emulator.holdEndpoint({ url: DEMO_TEAMMATE_URL, tools: ['orderStatus'] });
     const routePort = await findFreePort();
+    const envFile = join(dataDir, 'demo.env');
+    await writeDemoEnvFile(dataDir, envFile, { key: emulator.key, apiUrl: emulator.url });
+    const secondTerminal = `${cliCommandLine(io)} calls --data-dir ${shellWord(dataDir)} --env ${shellWord(envFile)}`;
     const config = await resolveStartConfig(
       {
         target: `http://127.0.0.1:${routePort}`,
@@ -44,7 +73,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         tunnel: 'localtunnel',
         tunnelHost: tunnelServer.url,
         medianApi: emulator.url,
-        envFile: join(dataDir, 'demo.env'),
+        envFile,
         dataDir,
         json,
         tui: options.tui !== false,
@@ -53,8 +82,11 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
       },
       { env: { MEDIAN_KEY: emulator.key }, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive },
     );
-    if (!json && !config.tui) {
+    const tryIt = `From another terminal (replay, show, call, manifest take the same two flags): ${secondTerminal}`;
+    if (json) io.stdout.write(`${JSON.stringify({ event: 'log', at: new Date().toISOString(), level: 'info', message: tryIt })}\n`);
+    else if (!config.tui) {
       writeLine(io.stdout, `median-dev demo: emulator ${emulator.url}, tunnel server ${tunnelServer.url}, data in ${dataDir}`);
+      writeLine(io.stdout, tryIt);
     }
     const daemon = await startDaemon({
       config,
@@ -92,7 +124,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
       }
     });
     await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, config });
-    if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: median-dev calls --data-dir ${dataDir}`);
+    if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: ${secondTerminal}`);
   } finally {
     traffic?.stop();
     await emulator.close();
