@@ -1,0 +1,88 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { resolveStartConfig } from '../../../src/config/index.js';
+import { startTunnelKeeper } from '../../../src/daemon/tunnel-keeper.js';
+import type { DaemonFact, NewDaemonEvent } from '../../../src/events/index.js';
+import type { TunnelServer } from '../../../src/tunnel-server/index.js';
+import { createRecordingLogger } from '../../helpers/recording-logger.js';
+import { useHttpServer } from '../../helpers/use-http-server.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+import { useTunnelServer } from '../../helpers/use-tunnel-server.js';
+
+const WAIT = { timeout: 10_000 };
+
+/** The tunnel keeper against the loopback tunnel server, with fast backoff; its events and facts noted. */
+async function useKeeper(server: TunnelServer, subdomain: string) {
+  const dir = useTeardown(await mkdtemp(join(tmpdir(), 'median-dev-keeper-')), (d) => rm(d, { recursive: true, force: true }));
+  const app = await useHttpServer((_req, res) => res.end('ok'));
+  const config = await resolveStartConfig(
+    { tunnelHost: server.url, subdomain, dataDir: join(dir, 'data'), envFile: false, tui: false },
+    { env: {}, cwd: dir, isTTY: false },
+  );
+  const abort = new AbortController();
+  const events: NewDaemonEvent[] = [];
+  const facts: DaemonFact[] = [];
+  const remembered: string[] = [];
+  const keeper = useTeardown(
+    await startTunnelKeeper({
+      config,
+      localPort: app.port,
+      instanceId: 'inst_keeper',
+      logger: createRecordingLogger(),
+      emit: (e) => events.push(e),
+      report: (f) => facts.push(f),
+      signal: abort.signal,
+      rememberSubdomain: async (name) => void remembered.push(name),
+      tuning: { reconnectBaseMs: 20, reconnectMaxMs: 100, openTimeoutMs: 3_000, lostAfterMs: 300, probe: false },
+    }),
+    async (k) => {
+      abort.abort();
+      await k.close();
+    },
+  );
+  return { keeper, events, facts, remembered };
+}
+
+describe('the tunnel keeper', () => {
+  it('reports tunnel.opened with the public origin, and says so as a tunnel event', async () => {
+    const server = await useTunnelServer();
+    const { events, facts, remembered } = await useKeeper(server, 'keeper-one');
+
+    await vi.waitFor(() => expect(facts).toEqual([{ type: 'tunnel.opened', origin: 'https://keeper-one.lt.median.test', isHostnameChange: false }]), WAIT);
+    expect(remembered).toEqual(['keeper-one']);
+    expect(events[0]).toEqual({ event: 'tunnel', state: 'connecting', requestedSubdomain: 'keeper-one' });
+    expect(events).toContainEqual(expect.objectContaining({ event: 'tunnel', state: 'open', url: 'https://keeper-one.lt.median.test' }));
+  });
+
+  it('retries a failed first open with the backoff, says the error once, and reports the open when it works', async () => {
+    const server = await useTunnelServer();
+    server.setRegistrationFault({ status: 500 });
+    const { events, facts } = await useKeeper(server, 'keeper-two');
+
+    await vi.waitFor(() => expect(server.stats().registrations).toBeGreaterThanOrEqual(3), WAIT);
+    expect(facts).toEqual([]);
+    server.setRegistrationFault(null);
+    await vi.waitFor(() => expect(facts.map((f) => f.type)).toEqual(['tunnel.opened']), WAIT);
+
+    expect(events.filter((e) => e.event === 'error')).toEqual([expect.objectContaining({ code: 'tunnel_registration_refused' })]);
+    expect(events.filter((e) => e.event === 'tunnel' && e.state === 'down').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports tunnel.lost when the server forgets the tunnel, then tunnel.opened again after the reopen', async () => {
+    const server = await useTunnelServer({ offlineGraceMs: 100 });
+    const { facts } = await useKeeper(server, 'keeper-three');
+    await vi.waitFor(() => expect(facts).toHaveLength(1), WAIT);
+
+    server.dropClient('keeper-three', { forget: true });
+
+    await vi.waitFor(() => expect(facts.map((f) => f.type)).toEqual(['tunnel.opened', 'tunnel.lost', 'tunnel.opened']), WAIT);
+  });
+
+  it('refuses a simulated hostname change outside the demo with not_in_demo', async () => {
+    const server = await useTunnelServer();
+    const { keeper } = await useKeeper(server, 'keeper-four');
+    await expect(keeper.simulateHostnameChange()).rejects.toMatchObject({ code: 'not_in_demo' });
+  });
+});
