@@ -15,6 +15,7 @@ export interface CommandHandlers {
   sync(options: Options, io: CliIo): Promise<void>;
   restart(options: Options, io: CliIo): Promise<void>;
   watch(options: Options, io: CliIo): Promise<void>;
+  inspect(options: Options, io: CliIo): Promise<void>;
   doctor(options: Options, io: CliIo): Promise<void>;
   export(options: Options, io: CliIo): Promise<void>;
   emulate(options: Options, io: CliIo): Promise<void>;
@@ -34,6 +35,7 @@ export const commandHandlers: CommandHandlers = {
   sync: async (options, io) => (await import('./commands/sync-command.js')).runSync(options, io),
   restart: async (options, io) => (await import('./commands/restart-command.js')).runRestart(options, io),
   watch: async (options, io) => (await import('./commands/watch-command.js')).runWatch(options, io),
+  inspect: async (options, io) => (await import('./commands/inspect-command.js')).runInspect(options, io),
   doctor: async (options, io) => (await import('./commands/doctor-command.js')).runDoctor(options, io),
   export: async (options, io) => (await import('./commands/export-command.js')).runExport(options, io),
   emulate: async (options, io) => (await import('./commands/emulate-command.js')).runEmulate(options, io),

@@ -69,6 +69,8 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
       if (event.state === 'exited')
         return `${label(style, 'child')}${style.yellow(`exited (${event.signal ? `signal ${event.signal}` : `code ${event.code ?? '?'}`})`)} — the tunnel stays up; run \`median-dev restart\` to start it again`;
       return `${label(style, 'child')}${event.state}`;
+    case 'inspector':
+      return `${label(style, 'inspect')}${event.link ?? event.url}${event.link ? style.dim('  (one-time link; `median-dev inspect` makes another)') : ''}`;
     case 'output':
       return `${style.dim('[dev]')} ${event.line}`;
     case 'recording':

@@ -73,7 +73,9 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--no-allow-production-org', 'forget an earlier --allow-production-org for this project')
       .option('--no-tui', 'plain log lines instead of the terminal UI')
       .option('--json', 'one JSON event a line on stdout (implies --no-tui)')
-      .option('--redact-visitor', 'mask visitor email and name in recordings'),
+      .option('--redact-visitor', 'mask visitor email and name in recordings')
+      .option('--inspector-port <n>', 'the browser inspector on 127.0.0.1 (taken: any free port; 0: any)', '4040')
+      .option('--no-inspector', 'do not serve the browser inspector'),
   ).action((command: string[], options) => handlers.start(command, options, io));
 
   withCommonOptions(
@@ -162,6 +164,14 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
 
   withCommonOptions(
     program
+      .command('inspect')
+      .description('open the browser inspector of a running daemon (a fresh one-time link)')
+      .option('--no-open', 'print the link instead of opening a browser')
+      .option('--json', 'the URL and the link as JSON'),
+  ).action((options) => handlers.inspect(options, io));
+
+  withCommonOptions(
+    program
       .command('doctor')
       .description('check key, env file, route, tunnel and endpoints; say what to fix')
       .option('--json', 'the checks as JSON'),
@@ -197,6 +207,8 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     .option('--with-production', 'the organisation also serves production (https://acme.example/api/median): start stops before connecting')
     .option('--with-teammate', 'a teammate’s tunnel (https://dana-7f3a.loca.lt/api/median) already serves orderStatus: a clash median-dev does not heal')
     .option('--allow-production-org', 'connect even beside production (with --with-production)')
+    .option('--inspector-port <n>', 'the browser inspector on 127.0.0.1 (taken: any free port; 0: any)', '4040')
+    .option('--no-inspector', 'do not serve the browser inspector')
     .option('--debug', 'show stack traces for unexpected errors')
     .action((options) => handlers.demo(options, io));
 

@@ -3,6 +3,7 @@ export const DEFAULTS = Object.freeze({
   target: 'http://localhost:3000',
   route: '/api/median',
   port: 4141,
+  inspectorPort: 4040,
   tunnel: 'localtunnel' as const,
   tunnelHost: 'https://localtunnel.me',
   medianApi: 'https://api.median.sh',

@@ -28,6 +28,9 @@ export interface StartFlags extends CommonFlags {
   allowProductionOrg?: boolean;
   tui?: boolean;
   redactVisitor?: boolean;
+  inspectorPort?: string | number;
+  /** False for --no-inspector. */
+  inspector?: boolean;
 }
 
 export interface ConfigContext {
@@ -68,6 +71,8 @@ export interface StartConfig extends Config {
   allowProductionOrg: boolean | undefined;
   tui: boolean;
   redactVisitor: boolean;
+  /** The browser inspector's port on 127.0.0.1 (taken: any free one; 0: any), or null with --no-inspector. Left out: 4040. */
+  inspectorPort?: number | null;
 }
 
 function usage(code: ErrorCode, message: string, hint?: string): UserError {
@@ -195,5 +200,14 @@ export async function resolveStartConfig(
     allowProductionOrg: flags.allowProductionOrg,
     tui: !json && flags.tui !== false && context.isTTY,
     redactVisitor: flags.redactVisitor === true,
+    inspectorPort: flags.inspector === false ? null : parseInspectorPort(flags.inspectorPort ?? DEFAULTS.inspectorPort),
   } satisfies StartConfig);
+}
+
+function parseInspectorPort(value: string | number): number {
+  const port = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw usage('invalid_port', `--inspector-port must be a whole number from 0 to 65535, not "${value}".`);
+  }
+  return port;
 }

@@ -45,6 +45,7 @@ const COMMAND_NAMES: Record<ControlCommand['command'], true> = {
   diagnostics: true,
   'simulate-hostname-change': true,
   clear: true,
+  'inspector-link': true,
 };
 
 /** Reads a client frame; never throws. */

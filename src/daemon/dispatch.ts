@@ -25,6 +25,8 @@ export interface DispatchParts {
   sendDiagnostics(): Promise<unknown>;
   simulateHostnameChange(): Promise<void>;
   clearRecords(): void;
+  /** A fresh one-time inspector link; throws `inspector_off` when the daemon serves none. */
+  inspectorLink(): { url: string; link: string };
   /** Closes every running part in order (shutdown.ts); idempotent. */
   shutdown(): Promise<void>;
   emit(event: NewDaemonEvent): void;
@@ -128,6 +130,8 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       case 'clear':
         parts.clearRecords();
         return { cleared: true };
+      case 'inspector-link':
+        return parts.inspectorLink();
       default: {
         const never: never = command;
         throw new MedianDevError('unknown_command', `Unknown control command ${JSON.stringify(never)}.`);

@@ -59,6 +59,9 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
       case 'child':
         state.child = { state: event.state, ...(event.pid ? { pid: event.pid } : {}), ...(event.command ? { command: event.command } : state.child.command ? { command: state.child.command } : {}) };
         break;
+      case 'inspector':
+        state.inspectorUrl = event.url;
+        break;
       case 'output':
       case 'recording':
       case 'log':

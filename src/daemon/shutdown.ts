@@ -6,6 +6,7 @@ export interface RunningParts {
   watcher?: () => Promise<void>;
   queue?: () => Promise<void>;
   child?: () => Promise<void>;
+  inspector?: () => Promise<void>;
   control?: () => Promise<void>;
   proxy?: () => Promise<void>;
   recorder?: () => Promise<void>;
@@ -17,6 +18,7 @@ const CLOSE_ORDER: ReadonlyArray<[keyof RunningParts, string]> = [
   ['watcher', 'file watcher'],
   ['queue', 'task queue'],
   ['child', 'dev server'],
+  ['inspector', 'inspector'],
   ['control', 'control channel'],
   ['proxy', 'proxy'],
   ['recorder', 'recorder'],

@@ -59,6 +59,8 @@ export type DaemonEvent =
       signal?: string | null;
       command?: string;
     }
+  /** The browser inspector listens; `link` holds a one-time token that gives a browser its session (printed once). */
+  | { event: 'inspector'; at: string; url: string; link?: string }
   | { event: 'output'; at: string; stream: 'stdout' | 'stderr'; line: string }
   | { event: 'recording'; at: string; state: 'ok' | 'failing'; message?: string }
   | { event: 'log'; at: string; level: 'info' | 'warn'; message: string }
@@ -82,6 +84,8 @@ export interface DaemonSnapshot {
   /** `…abcd`, or null when no key is set. */
   keyFingerprint: string | null;
   isDemo: boolean;
+  /** The browser inspector's URL (no token), when it listens. */
+  inspectorUrl?: string | null;
   callCount: number;
   /** The newest records, oldest first (at most a few hundred). */
   records: CallRecord[];
@@ -94,4 +98,6 @@ export type ControlCommand =
   | { command: 'restart-child' }
   | { command: 'diagnostics' }
   | { command: 'simulate-hostname-change' }
-  | { command: 'clear' };
+  | { command: 'clear' }
+  /** A fresh one-time inspector link (`median-dev inspect`). */
+  | { command: 'inspector-link' };

@@ -17,3 +17,4 @@ export {
   signalProcessTree,
 } from './process-signals.js';
 export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive, readProcessStartTime } from './process-liveness.js';
+export { browserCommand, openInBrowser } from './open-browser.js';

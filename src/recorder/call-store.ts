@@ -48,6 +48,8 @@ export interface CallStore {
    * distinct line is counted once, however often it is read.
    */
   skippedLines(): number;
+  /** Every complete record, newest first, read as it is iterated (the whole store never sits in memory). */
+  scan(): AsyncIterable<CallRecord>;
 }
 
 export interface CallCandidate {
@@ -131,6 +133,7 @@ export function createCallStore(dataDir: string): CallStore {
 
   return {
     skippedLines: () => skipped.size,
+    scan: () => recordsNewestFirst(),
 
     async list(query = {}) {
       const limit = query.limit === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(query.limit));

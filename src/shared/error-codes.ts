@@ -147,6 +147,17 @@ const OWN_CODES = [
   // emulator
   'emulator_listen_failed',
   'not_found',
+  // inspector (the browser page's server)
+  'body_too_large',
+  'inspector_host_refused',
+  'inspector_listen_failed',
+  'inspector_no_session',
+  'inspector_off',
+  'inspector_origin_refused',
+  'invalid_json_body',
+  'invalid_query',
+  'invalid_replay',
+  'manifest_unreadable',
   // examples/tools-route
   'invalid_tool_definition',
   'port_in_use',

@@ -31,6 +31,7 @@ export function headerLines(state: TuiState): StyledLine[] {
     if (tunnel.url) first.push(seg(` ${tunnel.url}`, undefined, { bold: true }));
     if (tunnel.reason && tunnel.state !== 'open') first.push(seg(` (${tunnel.reason})`, 'gray'));
     if (daemon.proxyUrl) first.push(seg(` → ${daemon.proxyUrl}`, 'gray'));
+    if (daemon.inspectorUrl) first.push(SEPARATOR, seg('inspector '), seg(daemon.inspectorUrl, 'cyan'));
   }
 
   const second: StyledLine = [];

@@ -10,6 +10,8 @@ export interface DaemonInfo {
   proxyUrl: string | null;
   tunnel: DaemonSnapshot['tunnel'];
   toolsUrl: string | null;
+  /** The browser inspector, when the daemon serves it. */
+  inspectorUrl?: string | null;
   endpoint: DaemonSnapshot['endpoint'];
   child: DaemonSnapshot['child'];
   keyFingerprint: string | null;
@@ -107,6 +109,7 @@ export function initialState(options: { isDemo?: boolean; width: number; height:
       proxyUrl: null,
       tunnel: { state: 'connecting', url: null },
       toolsUrl: null,
+      inspectorUrl: null,
       endpoint: null,
       child: { state: 'none' },
       keyFingerprint: null,

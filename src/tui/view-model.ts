@@ -61,6 +61,7 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
       proxyUrl: snapshot.proxyUrl,
       tunnel: snapshot.tunnel,
       toolsUrl: snapshot.toolsUrl,
+      inspectorUrl: snapshot.inspectorUrl ?? null,
       endpoint: snapshot.endpoint,
       ...(snapshot.endpointBlocked ? { endpointBlocked: PRODUCTION_BLOCKED } : {}),
       child: snapshot.child,
@@ -168,6 +169,8 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
       const next = event.code === 'production_org' ? { ...state, daemon: { ...daemon, endpointBlocked: PRODUCTION_BLOCKED } } : state;
       return withFlash(next, `${event.message}${event.hint ? ` ${event.hint}` : ''}`, 'error');
     }
+    case 'inspector':
+      return { ...state, daemon: { ...daemon, inspectorUrl: event.url } };
     case 'output':
       // The dev server's own output stays in the daemon's log; the TUI shows calls.
       return state;
@@ -245,6 +248,8 @@ function describeResult(command: ControlCommand, result: unknown): string {
       return 'The dev server restarted.';
     case 'clear':
       return 'Cleared.';
+    case 'inspector-link':
+      return `Open the inspector: ${(result as { link?: string } | null)?.link ?? '?'}`;
     default: {
       const never: never = command;
       return String(never);

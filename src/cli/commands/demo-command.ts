@@ -79,6 +79,8 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         tui: options.tui !== false,
         debug: options.debug === true,
         ...(options.allowProductionOrg === true ? { allowProductionOrg: true } : {}),
+        ...(typeof options.inspectorPort === 'string' ? { inspectorPort: options.inspectorPort } : {}),
+        ...(options.inspector === false ? { inspector: false } : {}),
       },
       { env: { MEDIAN_KEY: emulator.key }, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive },
     );

@@ -154,6 +154,7 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
       closeOrder.push('queue');
     },
     child: note('child'),
+    inspector: note('inspector'),
     control: note('control'),
     proxy: note('proxy'),
     recorder: note('recorder'),
@@ -184,6 +185,10 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
     sendDiagnostics: async () => ({ status: 200 }),
     simulateHostnameChange: async () => void steps.push('simulate-hostname-change'),
     clearRecords: () => void steps.push('clear'),
+    inspectorLink: () => {
+      steps.push('inspector-link');
+      return { url: 'http://127.0.0.1:4040', link: 'http://127.0.0.1:4040/session?token=t' };
+    },
     shutdown: createShutdown(running, { abort: () => abort.abort(), logger }),
     emit,
   });

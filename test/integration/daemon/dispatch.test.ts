@@ -198,7 +198,8 @@ describe('the dispatch: control commands', () => {
     expect(await world.dispatch({ type: 'command.received', command: { command: 'diagnostics' } })).toEqual({ status: 200 });
     expect(await world.dispatch({ type: 'command.received', command: { command: 'simulate-hostname-change' } })).toEqual({ requested: true });
     expect(await world.dispatch({ type: 'command.received', command: { command: 'clear' } })).toEqual({ cleared: true });
-    expect(world.steps).toEqual(['child.restart', 'simulate-hostname-change', 'clear']);
+    expect(await world.dispatch({ type: 'command.received', command: { command: 'inspector-link' } })).toMatchObject({ link: expect.stringContaining('/session?token=') });
+    expect(world.steps).toEqual(['child.restart', 'simulate-hostname-change', 'clear', 'inspector-link']);
   });
 
   it('refuses a command it does not know with unknown_command', async () => {
@@ -220,12 +221,12 @@ describe('the dispatch: shutdown', () => {
     await Promise.all([healing, queuedHeal]);
 
     expect(world.signal.aborted).toBe(true);
-    expect(world.closeOrder).toEqual(['tunnel', 'watcher', 'queue', 'child', 'control', 'proxy', 'recorder']);
+    expect(world.closeOrder).toEqual(['tunnel', 'watcher', 'queue', 'child', 'inspector', 'control', 'proxy', 'recorder']);
     expect(world.steps.some((s) => s.includes(URL_2))).toBe(false);
     expect(world.events.filter((e) => e.event === 'error')).toEqual([]);
     // Idempotent: a second request closes nothing twice.
     await world.dispatch({ type: 'shutdown.requested' });
-    expect(world.closeOrder).toHaveLength(7);
+    expect(world.closeOrder).toHaveLength(8);
   });
 
   it('a command after shutdown is refused with daemon_closed', async () => {

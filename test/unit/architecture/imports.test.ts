@@ -13,10 +13,12 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  */
 const LAYERS: ReadonlyArray<{ name: string; areas: readonly string[]; mayImport: readonly string[] }> = [
   { name: 'cli', areas: ['cli'], mayImport: ['daemon', 'parts', 'core', 'base'] },
+  /** The browser inspector's page: a program of its own (bundled by Vite), reusing pure parts. */
+  { name: 'page', areas: ['inspector'], mayImport: ['parts', 'core', 'base'] },
   { name: 'daemon', areas: ['daemon'], mayImport: ['parts', 'core', 'base'] },
   {
     name: 'parts',
-    areas: ['proxy', 'recorder', 'tunnel', 'tunnel-server', 'endpoints', 'emulator', 'control', 'tui', 'replay', 'watch', 'child'],
+    areas: ['proxy', 'recorder', 'tunnel', 'tunnel-server', 'endpoints', 'emulator', 'control', 'tui', 'replay', 'watch', 'child', 'inspector-server'],
     mayImport: ['core', 'base'],
   },
   { name: 'core', areas: ['events', 'median', 'config'], mayImport: ['base'] },

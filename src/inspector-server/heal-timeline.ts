@@ -1,0 +1,77 @@
+import type { DaemonEvent } from '../events/index.js';
+import type { TimelineEntry } from '../events/inspector-api.js';
+
+/**
+ * The status page's history, reduced from daemon events: each tunnel drop
+ * (down → open again), each hostname change, and each endpoint heal (from
+ * the new tools URL to the endpoint synced on it, or its sync failing), with
+ * how long it took. Newest last; at most MAX_ENTRIES.
+ */
+export interface HealTimeline {
+  entries: TimelineEntry[];
+  /** The tools URL the endpoint was last synced for (a change starts a heal). */
+  lastToolsUrl: string | null;
+}
+
+const MAX_ENTRIES = 200;
+
+export function emptyTimeline(): HealTimeline {
+  return { entries: [], lastToolsUrl: null };
+}
+
+function openEntry(entries: TimelineEntry[], kind: TimelineEntry['kind']): number {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    if (entries[i]!.kind === kind && entries[i]!.outcome === 'open') return i;
+  }
+  return -1;
+}
+
+function finish(entries: TimelineEntry[], kind: TimelineEntry['kind'], at: string, outcome: 'ok' | 'failed', detail?: string): TimelineEntry[] {
+  const i = openEntry(entries, kind);
+  if (i < 0) return entries;
+  const entry = entries[i]!;
+  const durationMs = Math.max(0, Date.parse(at) - Date.parse(entry.startedAt));
+  const next = entries.slice();
+  next[i] = { ...entry, endedAt: at, durationMs: Number.isFinite(durationMs) ? durationMs : null, outcome, detail: detail ?? entry.detail };
+  return next;
+}
+
+function start(entries: TimelineEntry[], kind: TimelineEntry['kind'], at: string, detail: string, outcome: TimelineEntry['outcome'] = 'open'): TimelineEntry[] {
+  const entry: TimelineEntry = { kind, startedAt: at, endedAt: outcome === 'open' ? null : at, durationMs: outcome === 'open' ? null : 0, outcome, detail };
+  return [...entries, entry].slice(-MAX_ENTRIES);
+}
+
+export function reduceTimeline(timeline: HealTimeline, event: DaemonEvent): HealTimeline {
+  switch (event.event) {
+    case 'tunnel': {
+      if (event.state === 'down') {
+        if (openEntry(timeline.entries, 'tunnel-drop') >= 0) return timeline;
+        return { ...timeline, entries: start(timeline.entries, 'tunnel-drop', event.at, event.reason ?? 'the tunnel dropped') };
+      }
+      if (event.state !== 'open') return timeline;
+      let entries = finish(timeline.entries, 'tunnel-drop', event.at, 'ok');
+      if (event.isHostnameChange) {
+        const detail = event.requestedSubdomain
+          ? `asked for ${event.requestedSubdomain}, got ${event.url ?? event.subdomain ?? 'another name'}`
+          : `now ${event.url ?? 'another name'}`;
+        entries = start(entries, 'hostname-change', event.at, detail, 'ok');
+      }
+      return { ...timeline, entries };
+    }
+    case 'tools-url': {
+      if (timeline.lastToolsUrl === null) return { ...timeline, lastToolsUrl: event.url };
+      if (event.url === timeline.lastToolsUrl) return timeline;
+      const entries = openEntry(timeline.entries, 'endpoint-heal') >= 0 ? timeline.entries : start(timeline.entries, 'endpoint-heal', event.at, `to ${event.url}`);
+      return { entries, lastToolsUrl: event.url };
+    }
+    case 'endpoint': {
+      if (event.action === 'synced') return { ...timeline, entries: finish(timeline.entries, 'endpoint-heal', event.at, 'ok', `synced ${event.url}`) };
+      if (event.action === 'sync-failed' || event.action === 'clash') {
+        return { ...timeline, entries: finish(timeline.entries, 'endpoint-heal', event.at, 'failed', event.error ?? `${event.action} on ${event.url}`) };
+      }
+      return timeline;
+    }
+    default:
+      return timeline;
+  }
+}

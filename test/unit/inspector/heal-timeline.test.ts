@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTimeline, reduceTimeline, type HealTimeline } from '../../../src/inspector-server/heal-timeline.js';
+import type { DaemonEvent } from '../../../src/events/index.js';
+
+const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+
+function run(events: DaemonEvent[]): HealTimeline {
+  return events.reduce(reduceTimeline, emptyTimeline());
+}
+
+describe('the status page timeline', () => {
+  it('times a tunnel drop from down to open again', () => {
+    const timeline = run([
+      { event: 'tunnel', at: t(0), state: 'open', url: 'https://a.loca.lt' },
+      { event: 'tunnel', at: t(10), state: 'down', reason: 'sockets-gone' },
+      { event: 'tunnel', at: t(11), state: 'down', reason: 'still down' },
+      { event: 'tunnel', at: t(13), state: 'open', url: 'https://a.loca.lt' },
+    ]);
+    expect(timeline.entries).toEqual([
+      { kind: 'tunnel-drop', startedAt: t(10), endedAt: t(13), durationMs: 3000, outcome: 'ok', detail: 'sockets-gone' },
+    ]);
+  });
+
+  it('notes a hostname change and times the endpoint heal from the new tools URL to the sync', () => {
+    const timeline = run([
+      { event: 'tools-url', at: t(0), url: 'https://a.loca.lt/api/median', envFile: null },
+      { event: 'endpoint', at: t(1), action: 'synced', id: 'ep', url: 'https://a.loca.lt/api/median' },
+      { event: 'tunnel', at: t(5), state: 'down', reason: 'dropped' },
+      { event: 'tunnel', at: t(6), state: 'open', url: 'https://b.loca.lt', isHostnameChange: true, requestedSubdomain: 'a', subdomain: 'b' },
+      { event: 'tools-url', at: t(6), url: 'https://b.loca.lt/api/median', envFile: null },
+      { event: 'endpoint', at: t(7), action: 'changed', id: 'ep', url: 'https://b.loca.lt/api/median' },
+      { event: 'endpoint', at: t(9), action: 'synced', id: 'ep', url: 'https://b.loca.lt/api/median' },
+    ]);
+    expect(timeline.entries.map((e) => [e.kind, e.durationMs, e.outcome])).toEqual([
+      ['tunnel-drop', 1000, 'ok'],
+      ['hostname-change', 0, 'ok'],
+      ['endpoint-heal', 3000, 'ok'],
+    ]);
+    expect(timeline.entries[1]!.detail).toBe('asked for a, got https://b.loca.lt');
+  });
+
+  it('a heal whose sync fails ends failed with the error; one still under way stays open', () => {
+    const failed = run([
+      { event: 'tools-url', at: t(0), url: 'https://a.loca.lt/api/median', envFile: null },
+      { event: 'tools-url', at: t(2), url: 'https://b.loca.lt/api/median', envFile: null },
+      { event: 'endpoint', at: t(4), action: 'sync-failed', id: 'ep', url: 'https://b.loca.lt/api/median', error: 'The tool name "x" already comes from …' },
+      { event: 'tools-url', at: t(5), url: 'https://c.loca.lt/api/median', envFile: null },
+    ]);
+    expect(failed.entries).toMatchObject([
+      { kind: 'endpoint-heal', outcome: 'failed', durationMs: 2000, detail: 'The tool name "x" already comes from …' },
+      { kind: 'endpoint-heal', outcome: 'open', durationMs: null, endedAt: null },
+    ]);
+  });
+});
