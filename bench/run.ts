@@ -26,6 +26,7 @@ import { runProxyThroughput } from './scenarios/proxy-throughput.js';
 import { runRecorderAppends, type RecorderAppendsResult } from './scenarios/recorder-appends.js';
 import { runHealTime } from './scenarios/heal-time.js';
 import { runTuiResponsiveness } from './scenarios/tui-responsiveness.js';
+import { runInspectorPaint } from './scenarios/inspector-paint.js';
 import { runTunnelBench } from './tunnel.js';
 import { medianBy } from './percentiles.js';
 import { forkServer } from './server-handle.js';
@@ -124,7 +125,15 @@ async function main(): Promise<number> {
     log(`\n6. Heal: a dropped tunnel whose name is refused, ${counts.healDaemons} daemon${counts.healDaemons === 1 ? '' : 's'}`);
     const heal = await runHealTime({ projectDir: join(root, 'heal'), daemons: counts.healDaemons, log });
 
-    const results: BenchResults = { machine, totalSeconds: (performance.now() - started) / 1000, proxy, diagnosis, recorder, calls, daemon, tui, heal };
+    log(`\n7. Browser inspector: the page in Chromium over ${recorderRuns[0]!.storeRecords} records`);
+    const inspector = await runInspectorPaint({ dataDir: storeDir, wheelSteps: isQuick ? 20 : 200, pageSteps: isQuick ? 10 : 50 });
+    log(
+      inspector.skipped
+        ? `   skipped: ${inspector.skipped}`
+        : `   first rows ${Math.round(inspector.firstRowsMs)} ms; scroll step p99 ${Math.max(inspector.wheel.p99Ms, inspector.page.p99Ms).toFixed(1)} ms; jump ${Math.round(inspector.jumpMs)} ms`,
+    );
+
+    const results: BenchResults = { machine, totalSeconds: (performance.now() - started) / 1000, proxy, diagnosis, recorder, calls, daemon, tui, heal, inspector };
     const report = formatReport(results);
     log(`\n${SECTION_HEADING}\n\n${report}\n`);
     if (!isQuick && !args.has('--no-write')) {

@@ -15,3 +15,4 @@ export * from './tool-definition-rules.js';
 export * from './connect-fixes.js';
 export * from './sync-fixes.js';
 export * from './record-filter.js';
+export * from './input-schema.js';

@@ -122,7 +122,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     // The agent starts talking once the endpoint is synced.
     daemon.events.on((event) => {
       if (event.event === 'endpoint' && event.action === 'synced' && !traffic) {
-        traffic = emulator.startTraffic({ intervalMs: 2_000 });
+        traffic = emulator.startTraffic({ intervalMs: demoIntervalMs(io.env.MEDIAN_DEV_DEMO_INTERVAL_MS) });
       }
     });
     await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, config });
@@ -132,4 +132,10 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     await emulator.close();
     await tunnelServer.close();
   }
+}
+
+/** The agent's pace: a call every two seconds, or (a hidden knob for the browser tests) every `MEDIAN_DEV_DEMO_INTERVAL_MS`. */
+function demoIntervalMs(value: string | undefined): number {
+  const ms = Number(value);
+  return value !== undefined && Number.isInteger(ms) && ms >= 50 ? ms : 2_000;
 }

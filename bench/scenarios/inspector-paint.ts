@@ -1,0 +1,138 @@
+/**
+ * Scenario 7 (the browser inspector): its page in the system Chromium over
+ * a store of 100,000 records. The inspector server runs in this process over
+ * the store of scenario 2 (its call index built first, as the daemon does at
+ * start). Timed:
+ * - first paint: from `page.goto(link)` (the one-time link, its redirect,
+ *   the page, its script, the session check, the live channel's hello and the
+ *   first page of rows) until the first call row is in the page, and the
+ *   browser's own first-contentful-paint;
+ * - a scroll step: from the scroll event (a capturing listener, first to
+ *   run) to the list redrawn and laid out (a listener after the page's own
+ *   forces layout), for wheel-sized steps (120 px) and page-sized ones;
+ * - a jump to the middle of the list: until its rows (not placeholders) show.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startInspectorServer } from '../../src/inspector-server/index.js';
+import { createCallStore } from '../../src/recorder/index.js';
+import { parseFilter, recordMatches } from '../../src/tui/index.js';
+import { summarizeLatencies } from '../percentiles.js';
+
+export interface InspectorBenchResult {
+  records: number;
+  /** Null when no Chromium was found (the scenario is skipped). */
+  skipped: string | null;
+  indexMs: number;
+  firstRowsMs: number;
+  firstContentfulPaintMs: number | null;
+  wheel: { steps: number; p50Ms: number; p99Ms: number; maxMs: number };
+  page: { steps: number; p50Ms: number; p99Ms: number; maxMs: number };
+  jumpMs: number;
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ROW_SELECTOR = '[data-testid="call-list"] .row[data-id]';
+
+export async function runInspectorPaint(options: { dataDir: string; wheelSteps: number; pageSteps: number }): Promise<InspectorBenchResult> {
+  const empty = { steps: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
+  if (!existsSync(CHROMIUM)) {
+    return { records: 0, skipped: `no Chromium at ${CHROMIUM}`, indexMs: 0, firstRowsMs: 0, firstContentfulPaintMs: null, wheel: empty, page: empty, jumpMs: 0 };
+  }
+  const store = createCallStore(options.dataDir);
+  const started = performance.now();
+  const server = await startInspectorServer({
+    port: 0,
+    snapshot: () => ({
+      version: 'bench',
+      proxyUrl: null,
+      tunnel: { state: 'open', url: 'https://bench.loca.lt' },
+      toolsUrl: null,
+      endpoint: null,
+      child: { state: 'none' },
+      keyFingerprint: null,
+      isDemo: false,
+      callCount: 0,
+      records: [],
+    }),
+    events: { on: () => () => undefined },
+    scanRecords: () => store.scan(),
+    findRecord: (id) => store.findByToolCallId(id),
+    matcherFor(text) {
+      const filter = parseFilter(text);
+      return filter ? (record) => recordMatches(record, filter) : null;
+    },
+    replay: () => Promise.reject(new Error('no replays in the bench')),
+    curlOf: () => '',
+    harOf: () => ({}),
+    readTools: async () => [],
+  });
+  await server.loaded;
+  const indexMs = performance.now() - started;
+  const { chromium } = await import('playwright-core');
+  const profile = await mkdtemp(join(tmpdir(), 'median-dev-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await context.newPage();
+    const t0 = performance.now();
+    await page.goto(server.newLink());
+    await page.waitForSelector(ROW_SELECTOR);
+    const firstRowsMs = performance.now() - t0;
+    // The page's code below runs in the browser, so it is written as text (this file is compiled without DOM types).
+    const firstContentfulPaintMs = (await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")) as number | null;
+    const records = Number((await page.textContent('[data-testid="count"]'))?.replace(/\D/g, '') ?? 0);
+    const viewport = `document.querySelector('[data-testid="call-list"]')`;
+    // The timing listeners: one that runs first on every scroll, one after the page's own.
+    await page.evaluate(`(() => {
+      const viewport = ${viewport};
+      const bench = (globalThis.bench = { t0: 0, steps: [] });
+      document.addEventListener('scroll', () => (bench.t0 = performance.now()), { capture: true });
+      viewport.addEventListener('scroll', () => {
+        void viewport.querySelector('.spacer').getBoundingClientRect();
+        void document.body.offsetHeight;
+        bench.steps.push(performance.now() - bench.t0);
+      });
+    })()`);
+    const step = (delta: number) =>
+      page.evaluate(`new Promise((resolve) => {
+        const viewport = ${viewport};
+        viewport.addEventListener('scroll', () => requestAnimationFrame(() => resolve()), { once: true });
+        viewport.scrollTop += ${delta};
+      })`);
+    const takeSteps = async () => (await page.evaluate('globalThis.bench.steps.splice(0)')) as number[];
+    for (let i = 0; i < options.wheelSteps; i++) await step(120);
+    const wheelSamples = await takeSteps();
+    const wheel = summarizeLatencies(Float64Array.from(wheelSamples));
+    const pageHeight = (await page.evaluate(`${viewport}.clientHeight`)) as number;
+    for (let i = 0; i < options.pageSteps; i++) await step(pageHeight);
+    const pageSamples = await takeSteps();
+    const paged = summarizeLatencies(Float64Array.from(pageSamples));
+    const jumpStarted = performance.now();
+    await page.evaluate(`(() => { const viewport = ${viewport}; viewport.scrollTop = viewport.scrollHeight / 2; })()`);
+    // Until a loaded row (not a placeholder) is drawn where the list now is.
+    // (Polled from here: the page's CSP rightly forbids the string evaluation waitForFunction would need.)
+    const isJumpDrawn = `(() => {
+      const viewport = ${viewport};
+      const top = viewport.scrollTop;
+      return [...viewport.querySelectorAll('.row[data-id]')].some((row) => Math.abs(new DOMMatrixReadOnly(getComputedStyle(row).transform).m42 - top) < 60);
+    })()`;
+    while (!(await page.evaluate(isJumpDrawn))) {
+      if (performance.now() - jumpStarted > 30_000) throw new Error('The rows of the middle of the list never showed.');
+    }
+    const jumpMs = performance.now() - jumpStarted;
+    const pick = (s: ReturnType<typeof summarizeLatencies>, steps: number) => ({ steps, p50Ms: s.p50, p99Ms: s.p99, maxMs: s.max });
+    return { records, skipped: null, indexMs, firstRowsMs, firstContentfulPaintMs, wheel: pick(wheel, wheelSamples.length), page: pick(paged, pageSamples.length), jumpMs };
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+    await server.close();
+  }
+}

@@ -1,0 +1,75 @@
+import type { TimelineEntry } from '../../events/inspector-api.js';
+import { formatDuration } from '../../tui/format-row.js';
+import { el } from '../dom.js';
+import type { InspectorState } from '../state.js';
+import { endpointColor } from './header-view.js';
+
+const KIND_TITLES: Record<TimelineEntry['kind'], string> = {
+  'tunnel-drop': 'tunnel dropped',
+  'hostname-change': 'hostname changed',
+  'endpoint-heal': 'endpoint healed',
+};
+
+const row = (name: string, ...value: (Node | string)[]) => el('tr', {}, el('th', {}, name), el('td', {}, ...value));
+
+/** Tunnel, endpoint (its in-between heal states too), child, key, and the timeline of drops and heals. */
+export function createStatusView(): { element: HTMLElement; draw(state: InspectorState): void } {
+  const element = el('section', { class: 'status-page', data: { testid: 'status' } });
+  let drawn: InspectorState['status'] | undefined;
+
+  function draw(state: InspectorState): void {
+    element.hidden = state.tab !== 'status';
+    if (state.tab !== 'status' || state.status === drawn) return;
+    drawn = state.status;
+    const status = state.status;
+    if (!status) {
+      element.replaceChildren(el('p', { class: 'c-gray' }, 'Waiting for the daemon…'));
+      return;
+    }
+    const { daemon } = status;
+    const entries = status.timeline.slice().reverse();
+    element.replaceChildren(
+      el(
+        'section',
+        { class: 'card' },
+        el('h3', {}, 'Now'),
+        el(
+          'table',
+          { class: 'headers' },
+          row('tunnel', el('span', { class: daemon.tunnel.state === 'open' ? 'c-green' : 'c-yellow' }, daemon.tunnel.state), ` ${daemon.tunnel.url ?? ''}`, daemon.tunnel.reason ? ` (${daemon.tunnel.reason})` : ''),
+          row('MEDIAN_TOOLS_URL', daemon.toolsUrl ?? '—'),
+          row('endpoint', daemon.endpoint ? el('span', { class: `c-${endpointColor(daemon.endpoint.status)}`, data: { testid: 'endpoint-state' } }, daemon.endpoint.status) : 'none yet', daemon.endpoint ? ` ${daemon.endpoint.id} ${daemon.endpoint.url}` : '', daemon.endpoint?.error ? el('div', { class: 'c-red' }, daemon.endpoint.error) : ''),
+          row('child', `${daemon.child.state}${daemon.child.pid ? ` (pid ${daemon.child.pid})` : ''}${daemon.child.command ? `: ${daemon.child.command}` : ''}`),
+          row('key', daemon.keyFingerprint ?? 'not set'),
+          row('proxy', daemon.proxyUrl ?? '—'),
+          row('recording', el('span', { class: status.recording === 'ok' ? 'c-green' : 'c-red' }, status.recording)),
+          row('calls recorded', daemon.callCount.toLocaleString('en')),
+          row('version', daemon.version),
+        ),
+      ),
+      el(
+        'section',
+        { class: 'card' },
+        el('h3', {}, 'History'),
+        entries.length === 0
+          ? el('p', { class: 'c-gray' }, 'No tunnel drop, hostname change or endpoint heal yet.')
+          : el(
+              'table',
+              { class: 'timeline', data: { testid: 'timeline' } },
+              el('tr', {}, el('th', {}, 'when'), el('th', {}, 'what'), el('th', {}, 'took'), el('th', {}, '')),
+              ...entries.map((entry) =>
+                el(
+                  'tr',
+                  { data: { kind: entry.kind } },
+                  el('td', { class: 'c-gray' }, new Date(entry.startedAt).toLocaleTimeString()),
+                  el('td', { class: entry.outcome === 'failed' ? 'c-red' : entry.outcome === 'open' ? 'c-yellow' : '' }, KIND_TITLES[entry.kind], entry.outcome === 'open' ? ' (under way)' : entry.outcome === 'failed' ? ' (failed)' : ''),
+                  el('td', { class: 'num' }, entry.durationMs === null ? '…' : formatDuration(entry.durationMs)),
+                  el('td', { class: 'c-gray' }, entry.detail),
+                ),
+              ),
+            ),
+      ),
+    );
+  }
+  return { element, draw };
+}
