@@ -1,38 +1,47 @@
-import type { CallRecord } from '../median/index.js';
 import { startInspectorServer, type InspectorServer } from '../inspector-server/index.js';
 import { toCurl, toHar, type CallStore } from '../recorder/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
-import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import type { ControlCommand } from '../events/index.js';
+import { DEFAULTS, type StartConfig } from '../config/index.js';
+import type { EventHub } from './event-hub.js';
+import type { EventMasker } from './event-masker.js';
 import type { ReplayAnswer } from '../events/inspector-api.js';
 import { parseFilter, recordMatches } from '../tui/index.js';
 import { lastManifestTools } from './manifest-tools.js';
 
 export interface DaemonInspectorOptions {
-  port: number;
+  config: Pick<StartConfig, 'inspectorPort' | 'target' | 'route'>;
   version: string;
   store: CallStore;
-  events: { on(listener: (event: DaemonEvent) => void): () => void };
-  snapshot(): DaemonSnapshot;
+  hub: Pick<EventHub, 'on' | 'snapshot'>;
   handleCommand(command: ControlCommand): Promise<unknown>;
   secret(): Uint8Array | undefined;
-  /** The dev server's route (what a copied curl sends to). */
-  routeUrl: string;
   /** The route through the proxy (a manifest read there is recorded). */
   routeThroughProxy: string;
-  maskRecord(record: CallRecord): CallRecord;
+  masker: Pick<EventMasker, 'maskRecord'>;
   logger: Logger;
+}
+
+/** `median-dev inspect`'s answer: a fresh one-time link, or `inspector_off`. */
+export function inspectorLinkOf(server: InspectorServer | undefined): { url: string; link: string } {
+  if (!server) throw new MedianDevError('inspector_off', 'This daemon serves no inspector (it was started with --no-inspector).');
+  return { url: server.url, link: server.newLink() };
 }
 
 /**
  * The browser inspector wired to the daemon's parts: the store, the event
  * hub, the command handler (replays), the one filter parser and the masker.
+ * Undefined with --no-inspector.
  */
-export function startDaemonInspector(options: DaemonInspectorOptions): Promise<InspectorServer> {
+export async function startDaemonInspector(options: DaemonInspectorOptions): Promise<InspectorServer | undefined> {
+  const { config } = options;
+  if (config.inspectorPort === null) return undefined;
+  const routeUrl = `${config.target}${config.route}`;
   return startInspectorServer({
-    port: options.port,
-    snapshot: options.snapshot,
-    events: options.events,
+    port: config.inspectorPort ?? DEFAULTS.inspectorPort,
+    snapshot: () => options.hub.snapshot(),
+    events: { on: (listener) => options.hub.on(listener) },
     scanRecords: () => options.store.scan(),
     findRecord: (id) => options.store.findByToolCallId(id),
     matcherFor(text) {
@@ -52,11 +61,11 @@ export function startDaemonInspector(options: DaemonInspectorOptions): Promise<I
     curlOf(record) {
       const secret = options.secret();
       if (!secret) throw new MedianDevError('missing_key', 'A copied curl is re-signed, and no MEDIAN_KEY is set.');
-      return toCurl(record, { url: options.routeUrl, secret });
+      return toCurl(record, { url: routeUrl, secret });
     },
-    harOf: (records) => toHar(records, { creator: { name: 'median-dev', version: options.version }, baseUrl: new URL(options.routeUrl).origin }),
+    harOf: (records) => toHar(records, { creator: { name: 'median-dev', version: options.version }, baseUrl: new URL(routeUrl).origin }),
     readTools: () => lastManifestTools({ latestManifestRead: () => options.store.latestManifestRead(), routeUrl: options.routeThroughProxy, secret: options.secret }),
-    maskRecord: options.maskRecord,
+    maskRecord: (record) => options.masker.maskRecord(record),
     logger: options.logger,
   });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULTS, dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
+import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
 import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
@@ -26,7 +26,7 @@ import { createShutdown, type RunningParts } from './shutdown.js';
 import { createToolsUrlWriter } from './tools-url-writer.js';
 import { startTunnelKeeper, type TunnelKeeper } from './tunnel-keeper.js';
 import type { Daemon, DaemonOptions } from './daemon-options.js';
-import { startDaemonInspector } from './daemon-inspector.js';
+import { inspectorLinkOf, startDaemonInspector } from './daemon-inspector.js';
 import type { InspectorServer } from '../inspector-server/index.js';
 
 export type { Daemon, DaemonOptions };
@@ -193,10 +193,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await tunnel.simulateHostnameChange();
       },
       clearRecords: () => hub.clearRecords(),
-      inspectorLink() {
-        if (!inspector) throw new MedianDevError('inspector_off', 'This daemon serves no inspector (it was started with --no-inspector).');
-        return { url: inspector.url, link: inspector.newLink() };
-      },
+      inspectorLink: () => inspectorLinkOf(inspector),
       shutdown,
       emit,
     });
@@ -231,24 +228,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     running.control = () => control.close();
     hub.on((event) => control.broadcast(event));
 
-    if (config.inspectorPort !== null) {
-      const server = await startDaemonInspector({
-        port: config.inspectorPort ?? DEFAULTS.inspectorPort,
-        version: options.version,
-        store,
-        events: { on: (listener) => hub.on(listener) },
-        snapshot: () => hub.snapshot(),
-        handleCommand,
-        secret: () => secretFor(keys.key()),
-        routeUrl: `${config.target}${config.route}`,
-        routeThroughProxy,
-        maskRecord: (record) => masker.maskRecord(record),
-        logger,
-      });
-      inspector = server;
-      running.inspector = () => server.close();
-    }
-    const inspectorEvent = inspector && { event: 'inspector' as const, url: inspector.url, link: inspector.newLink() };
+    const server = await startDaemonInspector({ config, version: options.version, store, hub, handleCommand, secret: () => secretFor(keys.key()), routeThroughProxy, masker, logger });
+    if (server) running.inspector = () => server.close();
+    inspector = server;
 
     // The rest runs once startDaemon has resolved (a macrotask later), so a
     // caller that subscribes right away sees every event from the tunnel's
@@ -256,7 +238,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const startBackground = (async () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (abort.signal.aborted) return;
-      if (inspectorEvent) emit(inspectorEvent);
+      if (server) emit({ event: 'inspector', url: server.url, link: server.newLink() });
       if (ignoredNote) emit({ event: 'log', level: 'info', message: ignoredNote });
       if (reapedNote) emit({ event: 'log', level: 'warn', message: reapedNote });
       if (modeNote) emit({ event: 'log', level: 'warn', message: modeNote });

@@ -178,7 +178,9 @@ export function createController(onChange: (state: InspectorState) => void): Con
     sendReplay() {
       const replay = state.replay;
       if (!replay || replay.problem !== null || replay.isSending) return;
-      if (needsConfirmation(replay.record.risk)) dispatch({ type: 'replay-confirm-asked' });
+      // The risk the manifest declares counts too (the daemon asks the same).
+      const declared = state.tools?.tools?.find((tool) => tool.name === replay.record.tool)?.risk;
+      if (needsConfirmation(replay.record.risk) || needsConfirmation(declared)) dispatch({ type: 'replay-confirm-asked' });
       else void send(false);
     },
     confirmReplay() {
