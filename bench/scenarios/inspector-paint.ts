@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startInspectorServer } from '../../src/inspector-server/index.js';
 import { createCallStore } from '../../src/recorder/index.js';
-import { parseFilter, recordMatches } from '../../src/tui/index.js';
+import { parseFilter, recordMatches } from '../../src/median/index.js';
 import { summarizeLatencies } from '../percentiles.js';
 
 export interface InspectorBenchResult {

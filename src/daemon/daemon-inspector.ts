@@ -7,7 +7,7 @@ import { DEFAULTS, type StartConfig } from '../config/index.js';
 import type { EventHub } from './event-hub.js';
 import type { EventMasker } from './event-masker.js';
 import type { ReplayAnswer } from '../events/inspector-api.js';
-import { parseFilter, recordMatches } from '../tui/index.js';
+import { parseFilter, recordMatches } from '../median/index.js';
 import { lastManifestTools } from './manifest-tools.js';
 
 export interface DaemonInspectorOptions {

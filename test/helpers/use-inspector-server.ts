@@ -6,7 +6,7 @@ import type { CallRecord } from '../../src/median/index.js';
 import type { DaemonEvent } from '../../src/events/index.js';
 import type { ReplayBody } from '../../src/events/inspector-api.js';
 import { startInspectorServer, type InspectorServer, type InspectorServerOptions } from '../../src/inspector-server/index.js';
-import { parseFilter, recordMatches } from '../../src/tui/index.js';
+import { parseFilter, recordMatches } from '../../src/median/index.js';
 import { MedianDevError } from '../../src/shared/index.js';
 import { makeSnapshot } from './record-fixtures.js';
 import { useTeardown } from './use-teardown.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCallIndex } from '../../../src/inspector-server/call-index.js';
 import type { CallRecord } from '../../../src/median/index.js';
-import { parseFilter, recordMatches } from '../../../src/tui/index.js';
+import { parseFilter, recordMatches } from '../../../src/median/index.js';
 import { makeRecord } from '../../helpers/record-fixtures.js';
 
 function indexOver(store: CallRecord[], maxRows?: number) {
