@@ -304,6 +304,18 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     this.settleAnswer();
   }
 
+  /** The request came from this proxy itself (a --target that leads back here): 508, never forwarded. */
+  loopDetected(): void {
+    const { req, res } = this;
+    if (this.answerDone || !req || !res) return;
+    this.failure = 'connection';
+    const message = PROXY_MESSAGES.proxyLoop(this.ctx.targetLabel());
+    this.error = { code: PROXY_ERROR_CODES.proxyLoop, message };
+    sendProxyError(res, 508, PROXY_ERROR_CODES.proxyLoop, message);
+    if (!this.requestDone) req.resume();
+    this.settleAnswer();
+  }
+
   // ---- the caller --------------------------------------------------------
 
   callerClosed(): void {

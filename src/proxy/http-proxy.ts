@@ -19,6 +19,7 @@
  */
 import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
 
@@ -47,6 +48,12 @@ export interface Forwarder {
   forward(req: IncomingMessage, target: URL, handlers: ForwardHandlers): void;
   /** Forwards a WebSocket upgrade; the two sockets are piped together. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: URL, onError: (error: Error) => void): void;
+  /**
+   * Whether a connection that reached us is one of our own connections to
+   * the target (its remote port is the local port of one of them): the
+   * target is this proxy, and forwarding would loop forever.
+   */
+  isOwnConnection(socket: { remoteAddress?: string | undefined; remotePort?: number | undefined }): boolean;
   /** Destroys every connection to the target. */
   close(): void;
 }
@@ -89,15 +96,29 @@ export function releaseForwarded(req: IncomingMessage): void {
  */
 const MAX_TARGETS = 4;
 
+/** Loopback addresses a connection from this machine to itself comes from. */
+const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/;
+
 export function createForwarder(options: ForwarderOptions = {}): Forwarder {
   const idleSocketMs = options.idleSocketMs ?? 4_000;
   const maxSockets = options.maxSockets ?? 256;
+  /** The local ports of our open connections to the target. */
+  const ownPorts = new Set<number>();
+  const track = (socket: Socket): void => {
+    const note = () => {
+      const port = socket.localPort;
+      if (port === undefined) return;
+      ownPorts.add(port);
+      socket.once('close', () => ownPorts.delete(port));
+    };
+    if (socket.localPort !== undefined) note();
+    else socket.once('connect', note);
+  };
+  const agentOptions = { keepAlive: true, timeout: idleSocketMs, maxSockets };
   let httpAgent: HttpAgent | undefined;
   let httpsAgent: HttpsAgent | undefined;
   const agentFor = (target: URL): HttpAgent =>
-    target.protocol === 'https:'
-      ? (httpsAgent ??= new HttpsAgent({ keepAlive: true, timeout: idleSocketMs, maxSockets }))
-      : (httpAgent ??= new HttpAgent({ keepAlive: true, timeout: idleSocketMs, maxSockets }));
+    target.protocol === 'https:' ? (httpsAgent ??= trackingAgent(new HttpsAgent(agentOptions), track)) : (httpAgent ??= trackingAgent(new HttpAgent(agentOptions), track));
 
   /*
    * One ProxyServer per target, the target and agent in its own options, so
@@ -143,6 +164,9 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
       (req as WithHandlers)[HANDLERS] = handlers;
       proxyFor(target).web(req, DETACHED_RESPONSE);
     },
+    isOwnConnection(socket) {
+      return socket.remotePort !== undefined && ownPorts.has(socket.remotePort) && LOOPBACK.test(socket.remoteAddress ?? '');
+    },
     upgrade(req, socket, head, target, onError) {
       proxyFor(target).ws(req, socket, head, undefined, (error) => onError(error));
     },
@@ -157,6 +181,18 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
         });
       }
       proxies.clear();
+      ownPorts.clear();
     },
   };
+}
+
+/** The agent, with every connection it opens handed to `track` (Agent#createConnection is its documented hook). */
+function trackingAgent<A extends HttpAgent>(agent: A, track: (socket: Socket) => void): A {
+  const create = (agent as unknown as { createConnection: (...args: unknown[]) => Socket }).createConnection.bind(agent);
+  (agent as unknown as { createConnection: (...args: unknown[]) => Socket }).createConnection = (...args: unknown[]) => {
+    const socket = create(...args);
+    if (socket) track(socket);
+    return socket;
+  };
+  return agent;
 }

@@ -19,6 +19,8 @@ export const PROXY_ERROR_CODES = Object.freeze({
   clientClosed: 'client_closed',
   /** median-dev stopped while the request was under way. */
   proxyClosed: 'proxy_closed',
+  /** The request came from this proxy itself: --target points back at it (508). */
+  proxyLoop: 'proxy_loop',
 });
 
 export const PROXY_MESSAGES = Object.freeze({
@@ -30,6 +32,8 @@ export const PROXY_MESSAGES = Object.freeze({
     `median-dev: the dev server at ${target} broke off its answer (${reason}).`,
   clientClosed: 'The caller hung up before the answer reached it (Median gives up after 10 s).',
   proxyClosed: 'median-dev stopped before the answer came.',
+  proxyLoop: (target: string): string =>
+    `median-dev: --target ${target} leads back to this proxy, so the request would go round forever. Point --target at your dev server (e.g. http://localhost:3000).`,
   healthMethod: 'Only GET is answered here.',
 });
 

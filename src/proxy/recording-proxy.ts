@@ -22,7 +22,7 @@ import { CallExchange, type ExchangeContext } from './call-exchange.js';
 import { forwardableRequestHeaders, maskCredentials } from './hop-by-hop.js';
 import { createForwarder } from './http-proxy.js';
 import { InFlightList } from './in-flight-list.js';
-import { HEALTH_PATH, sendHealth } from './proxy-answers.js';
+import { HEALTH_PATH, PROXY_MESSAGES, sendHealth } from './proxy-answers.js';
 import { createRecordBatch, type RequestStartedInfo } from './record-batch.js';
 
 export type { RequestStartedInfo } from './record-batch.js';
@@ -124,6 +124,16 @@ function pathnameOf(url: string): string {
   }
 }
 
+/** Host names that reach this machine's loopback listener. */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1', '0.0.0.0', '[::]']);
+
+/** Whether the target names this proxy: a loopback host on the proxy's own port. */
+function isThisProxy(target: URL, port: number): boolean {
+  const targetPort = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
+  const hostname = target.hostname.toLowerCase();
+  return targetPort === port && (LOCAL_HOSTS.has(hostname) || hostname.startsWith('127.') || hostname.endsWith('.localhost'));
+}
+
 export async function startRecordingProxy(
   options: RecordingProxyOptions,
   startOptions: { signal?: AbortSignal } = {},
@@ -197,8 +207,15 @@ export async function startRecordingProxy(
       replayOf: isRecordId(replayHeader) ? replayHeader : null,
     });
     inFlight.add(exchange);
+    if (forwarder.isOwnConnection(req.socket)) {
+      if (!isLoopSaid) logger.warn(PROXY_MESSAGES.proxyLoop(targetLabel));
+      isLoopSaid = true;
+      exchange.loopDetected();
+      return;
+    }
     forwarder.forward(req, targetUrl, exchange);
   };
+  let isLoopSaid = false;
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     upgraded.add(socket);
@@ -286,6 +303,12 @@ export async function startRecordingProxy(
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  if (isThisProxy(targetUrl, port)) {
+    await close();
+    throw new UserError('target_is_proxy', `--target ${targetLabel} is this proxy itself (port ${port}): every request would come back here forever.`, {
+      hint: 'Point --target at your dev server (e.g. http://localhost:3000), or pass another --port to the proxy.',
+    });
+  }
   logger.debug('Recording proxy listening.', { port, target: targetLabel, route });
 
   return {
