@@ -1,3 +1,4 @@
+import { safeJson } from '../shared/output-sanitiser.js';
 import { receivedErrorCode } from '../shared/index.js';
 import { commandErrorOf, type CommandError, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 
@@ -132,11 +133,11 @@ export function errorBodyOf(error: unknown): ControlErrorBody {
 
 /** JSON text of a result frame; an answer that cannot be serialised becomes an error result. */
 export function resultFrameText(id: CommandId | null, outcome: { ok: true; result: unknown } | { ok: false; error: ControlErrorBody }): string {
-  if (!outcome.ok) return JSON.stringify({ type: 'result', id, ok: false, error: outcome.error });
+  if (!outcome.ok) return safeJson({ type: 'result', id, ok: false, error: outcome.error });
   try {
-    return JSON.stringify({ type: 'result', id, ok: true, result: outcome.result ?? null });
+    return safeJson({ type: 'result', id, ok: true, result: outcome.result ?? null });
   } catch (error) {
-    return JSON.stringify({
+    return safeJson({
       type: 'result',
       id,
       ok: false,

@@ -1,3 +1,4 @@
+import { safeJson } from '../shared/output-sanitiser.js';
 import { randomBytes } from 'node:crypto';
 import { MedianDevError, ensurePrivateDir, isMedianDevError, silentLogger, type Logger } from '../shared/index.js';
 import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
@@ -86,7 +87,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       (snapshot) => {
         let text: string;
         try {
-          text = JSON.stringify({ type: 'snapshot', snapshot });
+          text = safeJson({ type: 'snapshot', snapshot });
         } catch (error) {
           failSnapshot(client, error);
           return;
@@ -182,7 +183,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       if (isClosed) return;
       let text: string;
       try {
-        text = JSON.stringify({ type: 'event', event });
+        text = safeJson({ type: 'event', event });
       } catch (error) {
         logger.error('control: an event could not be serialised', { event: event.event, error: String(error) });
         return;

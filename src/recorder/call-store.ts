@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isCallRecord, type CallRecord, type VerdictKind } from '../median/index.js';
-import { UserError, errorCode } from '../shared/index.js';
+import { UserError, errorCode, escapeJsonControls } from '../shared/index.js';
 import { callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
 export interface CallQuery {
@@ -73,7 +73,7 @@ function parseLine(line: Buffer): CallRecord | undefined {
 
 /** How a string appears inside a JSON line, for a cheap test before parsing. */
 function jsonNeedle(text: string): Buffer {
-  return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
+  return Buffer.from(escapeJsonControls(JSON.stringify(text)).slice(1, -1), 'utf8');
 }
 
 function matchesText(record: CallRecord, needle: string): boolean {

@@ -3,6 +3,7 @@ import type { CallRecord } from '../median/index.js';
 import { MedianDevError, errorCode, silentLogger, type Logger } from '../shared/index.js';
 import { resolveRetention } from './retention.js';
 import { createSecretMasker, type SecretMasker } from '../shared/secret-masker.js';
+import { escapeJsonControls } from '../shared/output-sanitiser.js';
 import { callsDirOf } from './segment-files.js';
 import { SegmentLog } from './segment-log.js';
 
@@ -135,7 +136,8 @@ class CallWriter {
       // Serialized once; walked and copied only when something in it needs masking.
       const out = this.masker.maskToJson(record);
       masked = out.record;
-      line = Buffer.from(`${out.json}\n`, 'utf8');
+      // C1 controls and bidi overrides as JSON escapes: `tail -f` on a segment prints nothing a terminal acts on.
+      line = Buffer.from(`${escapeJsonControls(out.json)}\n`, 'utf8');
     } catch (error) {
       return Promise.reject(
         new MedianDevError('invalid_record', 'This call record cannot be written as JSON.', { cause: error }),

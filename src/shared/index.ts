@@ -14,6 +14,6 @@ export {
   type SecretMaskerOptions,
 } from './secret-masker.js';
 export { secretSpellings, urlEncodedSpelling } from './secret-spellings.js';
-export { safeText, safeLine, safeJson, safeStrings, safeTerminalOutput, escapeControl } from './output-sanitiser.js';
+export { safeText, safeLine, safeJson, escapeJsonControls, safeStrings, safeTerminalOutput, escapeControl } from './output-sanitiser.js';
 export { mapStrings } from './map-strings.js';
 export { OWNER_LABELS, type EndpointOwner } from './endpoint-owner.js';

@@ -49,8 +49,13 @@ export function safeLine(text: string): string {
  */
 export function safeJson(value: unknown, space?: number): string {
   const json = JSON.stringify(value, null, space);
+  return json === undefined ? 'null' : escapeJsonControls(json);
+}
+
+/** JSON text (from JSON.stringify) with the characters it leaves raw that a terminal acts on written as JSON escapes. */
+export function escapeJsonControls(json: string): string {
   // JSON's structural text is ASCII: these characters can only be inside strings.
-  return json === undefined ? 'null' : json.replace(JSON_RAW_CONTROL, escapeControl);
+  return json.replace(JSON_RAW_CONTROL, escapeControl);
 }
 
 /**
