@@ -1,3 +1,4 @@
+import type { CliIo } from '../../src/cli/cli-io.js';
 import { PassThrough } from 'node:stream';
 
 export interface FakeTty {
@@ -32,4 +33,20 @@ export function fakeTty(columns: number, rows: number): FakeTty {
     captured += chunk.toString('utf8');
   });
   return { input, output, captured: () => captured, plain: () => stripAnsi(captured) };
+}
+
+/** A CLI io whose stdout, stderr and stdin are a fake terminal (for the TUI as `watch` draws it). */
+export function ttyIo(tty: FakeTty, cwd: string): CliIo {
+  return {
+    stdout: tty.output,
+    stderr: tty.output,
+    stdin: tty.input,
+    env: { TERM: 'xterm-256color' },
+    cwd,
+    isTTY: true,
+    isInteractive: true,
+    onSignal: () => () => undefined,
+    pid: process.pid,
+    exit: () => undefined,
+  };
 }

@@ -4,14 +4,13 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { attachTui } from '../../src/cli/attach-tui.js';
-import type { CliIo } from '../../src/cli/cli-io.js';
 import { resolveConfig } from '../../src/config/index.js';
 import { WebSocket } from 'ws';
 import { connectToDaemon } from '../../src/control/index.js';
 import { deriveToolSecret, signBody, SIGNATURE_HEADER } from '../../src/median/index.js';
 import { runCliInProcess, spawnCli, type SpawnedCli } from '../helpers/cli-harness.js';
 import { useE2eWorld, type E2eWorld } from '../helpers/e2e-world.js';
-import { fakeTty } from '../helpers/terminal-streams.js';
+import { fakeTty, ttyIo } from '../helpers/terminal-streams.js';
 import { useTeardown } from '../helpers/use-teardown.js';
 
 /**
@@ -172,18 +171,7 @@ describe('the fuzz pass: hostile calls, every output surface', () => {
     // The control channel's frames as they are on the wire (snapshot first), by a plain WebSocket client.
     const frames = await useRawControlFrames(world.dataDir);
     const tty = fakeTty(140, 50);
-    const io: CliIo = {
-      stdout: tty.output,
-      stderr: tty.output,
-      stdin: tty.input,
-      env: { TERM: 'xterm-256color' },
-      cwd: world.projectDir,
-      isTTY: true,
-      isInteractive: true,
-      onSignal: () => () => undefined,
-      pid: process.pid,
-      exit: () => undefined,
-    };
+    const io = ttyIo(tty, world.projectDir);
     const config = await resolveConfig({ dataDir: world.dataDir, envFile: world.envFile }, { env: {}, cwd: world.projectDir });
     const tui = useTeardown(attachTui(await connectToDaemon(world.dataDir), io, { config, isDemo: false, onQuit: () => undefined }), (t) => t.close());
 

@@ -2,14 +2,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { attachTui } from '../../../src/cli/attach-tui.js';
-import type { CliIo } from '../../../src/cli/cli-io.js';
 import { resolveConfig } from '../../../src/config/index.js';
 import { connectToDaemon } from '../../../src/control/index.js';
 import type { DaemonEvent } from '../../../src/events/index.js';
 import { runCliInProcess, type InProcessRun } from '../../helpers/cli-harness.js';
 import { EXAMPLE_ROUTE, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
-import { fakeTty } from '../../helpers/terminal-streams.js';
+import { fakeTty, ttyIo } from '../../helpers/terminal-streams.js';
 import { findLeaks, keyNeedles, readTree } from './leak-search.js';
 
 /**
@@ -54,18 +53,7 @@ describe('the Median key never leaves the env file it was written in', () => {
     frames.push(JSON.stringify({ type: 'snapshot', snapshot: control.snapshot }));
     control.onEvent((event: DaemonEvent) => frames.push(JSON.stringify({ type: 'event', event })));
     const tty = fakeTty(160, 60);
-    const io: CliIo = {
-      stdout: tty.output,
-      stderr: tty.output,
-      stdin: tty.input,
-      env: { TERM: 'xterm-256color' },
-      cwd: world.projectDir,
-      isTTY: true,
-      isInteractive: true,
-      onSignal: () => () => undefined,
-      pid: process.pid,
-      exit: () => undefined,
-    };
+    const io = ttyIo(tty, world.projectDir);
     const config = await resolveConfig({ dataDir: world.dataDir, envFile: world.envFile }, { env: {}, cwd: world.projectDir });
     const tui = attachTui(await connectToDaemon(world.dataDir), io, { config, isDemo: false, onQuit: () => undefined });
     useTeardown(tui, (t) => t.close());
