@@ -133,6 +133,15 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       emitEndpoint('connected', endpoint);
       return endpoint;
     }
+    if (outcome.status >= 200 && outcome.status < 300) {
+      // A success that is not a connect answer: whatever answered is not the median() route.
+      emitError(
+        'connect_answer_unexpected',
+        `The route at ${options.routeUrl} answered ${outcome.status} to the connect request, but not with {"connected": true}: something other than the median() route answers there.`,
+        'Check that --target and --route point at the route that serves median() (for example http://localhost:3000 and /api/median).',
+      );
+      return undefined;
+    }
     const code = typeof body?.error?.code === 'string' ? body.error.code : `http_${outcome.status}`;
     const message = typeof body?.error?.message === 'string' ? body.error.message : `The route answered ${outcome.status} to the connect request.`;
     if (code === 'duplicate_endpoint') {

@@ -16,8 +16,8 @@
  * - Signature: checked only for requests to the route that carry one by
  *   protocol (POST calls and diagnostics, GET manifest reads) and only with a
  *   secret; a connect (GET with Bearer) is authenticated by the key, not
- *   signed: `unchecked`. A body cut at the recording limit cannot be
- *   verified: `unchecked`.
+ *   signed: `unchecked`. A body cut at the recording limit is verified
+ *   over the stream as it passed (`requestData`).
  *
  * Hot path: no closures per request. Stream events go to shared functions
  * that find their exchange through a symbol on the stream.
@@ -28,6 +28,8 @@ import {
   classifyRequest,
   newRecordId,
   verifySignature,
+  createSignatureVerifier,
+  type SignatureVerifier,
   type ClassifiedRequest,
   type RequestKind,
   type SignatureStatus,
@@ -67,7 +69,7 @@ function untag(stream: unknown): void {
 
 // Shared stream listeners (`this` is the stream).
 function onRequestData(this: IncomingMessage, chunk: Buffer): void {
-  exchangeOf(this)?.requestBody.add(chunk);
+  exchangeOf(this)?.requestData(chunk);
 }
 function onRequestEnd(this: IncomingMessage): void {
   exchangeOf(this)?.requestFinished();
@@ -100,6 +102,8 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
   kind: RequestKind = 'other';
   classified: ClassifiedRequest | undefined = undefined;
   signature: SignatureStatus = 'unchecked';
+  /** Checks the signature over the whole streamed body, once it outgrew what is kept of it. */
+  private bodyVerifier: SignatureVerifier | undefined = undefined;
   upstreamResponse: IncomingMessage | undefined = undefined;
 
   private recordId: string | undefined = undefined;
@@ -173,6 +177,23 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     return (this.recordId ??= newRecordId(this.receivedAt));
   }
 
+  /**
+   * A piece of the request body. The recording keeps its first bytes only;
+   * when the body outgrows them, the signature check goes on over the stream
+   * (the HMAC takes the bytes as they pass), so a large call still gets its
+   * real outcome instead of `unchecked`.
+   */
+  requestData(chunk: Buffer): void {
+    const body = this.requestBody;
+    if (this.bodyVerifier === undefined && this.secret !== undefined && this.isRoute && body.size + chunk.length > this.ctx.recordBodyBytes) {
+      this.bodyVerifier = createSignatureVerifier(this.requestHeaders[SIGNATURE_HEADER], this.secret, this.receivedAt);
+      // Nothing was cut yet: what is kept is every byte so far.
+      this.bodyVerifier.update(body.bytes());
+    }
+    this.bodyVerifier?.update(chunk);
+    body.add(chunk);
+  }
+
   /** The request body arrived (or the request was cut off). */
   requestFinished(): void {
     if (this.requestDone) return;
@@ -196,9 +217,11 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
   }
 
   private checkSignature(body: Buffer): SignatureStatus {
-    if (this.secret === undefined || this.requestBody.truncated) return 'unchecked';
+    if (this.secret === undefined) return 'unchecked';
     const signed = this.method === 'POST' || (this.method === 'GET' && this.kind !== 'connect');
     if (!signed) return 'unchecked';
+    // Cut at the recording limit: the outcome over the whole stream (a body cut off on the way is not the signed one).
+    if (this.requestBody.truncated) return this.bodyVerifier?.finish() ?? 'unchecked';
     return verifySignature(this.requestHeaders[SIGNATURE_HEADER], body, this.secret, this.receivedAt);
   }
 

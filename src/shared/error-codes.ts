@@ -141,6 +141,7 @@ const OWN_CODES = [
   // endpoints and the Median API client
   'endpoint_missing',
   'endpoint_not_connected',
+  'connect_answer_unexpected',
   'production_org',
   'median_bad_answer',
   'median_timeout',

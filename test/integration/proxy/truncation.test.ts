@@ -41,10 +41,24 @@ describe('bodies over the recording limit', () => {
     expect(record?.request.body.length).toBe(kept);
     expect(record?.response).toMatchObject({ truncated: true, size: answerBytes });
     expect(record?.response?.body.length).toBe(kept);
-    // A cut body cannot be verified.
-    expect(record?.signature).toBe('unchecked');
+    // A cut body is verified over the stream as it passed: its real outcome, not `unchecked`.
+    expect(record?.signature).toBe('valid');
     // Over Median's 100 KB either way.
     expect(record?.verdict.kind).toBe('not-answering');
+  });
+
+  it.each([
+    ['a byte changed past the kept part', (body: Buffer) => Buffer.concat([body.subarray(0, 4_000), Buffer.from('z'), body.subarray(4_001)]), 'invalid_signature'],
+    ['a byte changed in the kept part', (body: Buffer) => Buffer.concat([Buffer.from('z'), body.subarray(1)]), 'invalid_signature'],
+    ['the body as signed', (body: Buffer) => body, 'valid'],
+  ])('gives a body over the limit its real signature outcome: %s', async (_name, tamper, outcome) => {
+    const target = await useHashingTarget(10);
+    const { proxy, waitForRecords } = await useRecordingProxy({ target: target.url, secret: TEST_SECRET, limits: { recordBodyBytes: 1_000 } });
+    const signed = Buffer.alloc(5_000, 'x');
+    await send(`${proxy.url}${ROUTE}`, { method: 'POST', headers: { 'median-signature': signBody(TEST_SECRET, signed) }, body: tamper(signed) });
+    const [record] = await waitForRecords(1);
+    expect(record?.request.truncated).toBe(true);
+    expect(record?.signature).toBe(outcome);
   });
 
   it('records bodies at or under the limit whole, without a truncated flag', async () => {
