@@ -3,7 +3,7 @@ import { parseFilter, recordMatches, type CallRecord, type VerdictKind } from '.
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
-import { safeStrings } from '../../shared/output-sanitiser.js';
+import { safeJson, safeStrings } from '../../shared/output-sanitiser.js';
 import { createStyle, formatTable, styleSignature, styleVerdict, type Style } from '../terminal-style.js';
 import { parseTimeFlag } from '../time-flag.js';
 
@@ -77,7 +77,7 @@ async function follow(
   const seen = new Set<string>();
   const print = (record: CallRecord) => {
     seen.add(record.id);
-    if (options.json) writeLine(io.stdout, JSON.stringify(record));
+    if (options.json) writeLine(io.stdout, safeJson(record));
     else writeLine(io.stdout, rowOf(safeStrings([record])[0]!, style).join('  '));
   };
   if (!options.json) writeLine(io.stdout, style.dim(`${HEADERS.join('  ')}   (following: Ctrl-C stops)`));
