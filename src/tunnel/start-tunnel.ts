@@ -32,7 +32,12 @@ export interface StartTunnelOptions {
    * received bytes since the last probe proved itself and is not probed.
    */
   probe?: HealthProbe;
-  /** Default 3000 ms. */
+  /**
+   * Default 2000 ms. Worst case to notice a wedged tunnel: a look that finds
+   * bytes from just before the wedge (skipped), one interval more, then two
+   * timed-out probes a retry apart: 2 + 2 + 2 + 0.5 + 2 = 8.5 s, within the
+   * 10 s promised with room for a loaded machine.
+   */
   probeIntervalMs?: number;
   /** A probe is stopped after this (then judged by the probe: `no-answer` or `unreachable`). Default 2000 ms. */
   probeTimeoutMs?: number;
@@ -111,7 +116,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   const now = options.now ?? Date.now;
   const flapWindowMs = options.flapWindowMs ?? 60_000;
   const stableAfterMs = options.stableAfterMs ?? 10_000;
-  const probeIntervalMs = options.probeIntervalMs ?? 3_000;
+  const probeIntervalMs = options.probeIntervalMs ?? 2_000;
   const probeTimeoutMs = options.probeTimeoutMs ?? 2_000;
   const probeRetryMs = options.probeRetryMs ?? 500;
   const strikesForDown = options.probeStrikesForDown ?? 2;

@@ -4,6 +4,9 @@ import { useTeardown } from '../../helpers/use-teardown.js';
 import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
 import { fakeTty, type FakeTty } from '../../helpers/terminal-streams.js';
 
+/** vi.waitFor's default 1 s is too short when the suite's other workers load both cores. */
+const waitFor = <T>(check: () => T | Promise<T>): Promise<T> => vi.waitFor(check, { timeout: 5_000 });
+
 /** Lets blessed's setImmediate flush and the stream deliver what was written (no timers involved). */
 async function settle(): Promise<void> {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -27,7 +30,7 @@ describe('the blessed screen', () => {
     tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([older]) });
     tui.dispatch({ type: 'event', event: callEvent(newer) });
 
-    await vi.waitFor(() => {
+    await waitFor(() => {
       const text = tty.plain();
       expect(text).toContain('https://calm-otter.loca.lt');
       expect(text).toContain('lookup_order');
@@ -38,11 +41,11 @@ describe('the blessed screen', () => {
     expect(rows.findIndex((row) => row.includes('cancel_order'))).toBeLessThan(rows.findIndex((row) => row.includes('lookup_order')));
 
     tty.input.write('r');
-    await vi.waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: newer.id } }]));
+    await waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: newer.id } }]));
 
     const replay = makeRecord({ tool: 'cancel_order', toolCallId: newer.toolCallId, replayOf: newer.id });
     tui.dispatch({ type: 'event', event: callEvent(replay) });
-    await vi.waitFor(() => expect(tty.plain()).toContain('↻'));
+    await waitFor(() => expect(tty.plain()).toContain('↻'));
     const after = tui.screenText();
     const replayRow = after.findIndex((row) => row.includes('cancel_order') && row.includes('↻'));
     expect(replayRow).toBeGreaterThan(0);
@@ -58,10 +61,10 @@ describe('the blessed screen', () => {
     const risky = makeRecord({ tool: 'refund_order', risk: 'high' });
     tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([risky]) });
     tty.input.write('r');
-    await vi.waitFor(() => expect(tui.screenText().join('\n')).toContain('Its risk is high'));
+    await waitFor(() => expect(tui.screenText().join('\n')).toContain('Its risk is high'));
     expect(effects).toEqual([]);
     tty.input.write('y');
-    await vi.waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: risky.id, confirmed: true } }]));
+    await waitFor(() => expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: risky.id, confirmed: true } }]));
   });
 
   it('copies a call as curl with OSC 52 and shows it', async () => {
@@ -71,8 +74,8 @@ describe('the blessed screen', () => {
     tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([record]) });
     tty.input.write('c');
     const text = `curl resigned ${record.toolCallId}`;
-    await vi.waitFor(() => expect(tty.captured()).toContain(`\u001b]52;c;${Buffer.from(text).toString('base64')}\u0007`));
-    await vi.waitFor(() => expect(tui.screenText().join('\n')).toContain(text));
+    await waitFor(() => expect(tty.captured()).toContain(`\u001b]52;c;${Buffer.from(text).toString('base64')}\u0007`));
+    await waitFor(() => expect(tui.screenText().join('\n')).toContain(text));
   });
 
   it('hands the terminal to the editor and replays the edited input', async () => {
@@ -93,10 +96,10 @@ describe('the blessed screen', () => {
     tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([record]) });
     expect(tty.input.isRaw).toBe(true);
     tty.input.write('e');
-    await vi.waitFor(() => expect(opened).toEqual(['{\n  "orderNumber": "A-1"\n}\n']));
+    await waitFor(() => expect(opened).toEqual(['{\n  "orderNumber": "A-1"\n}\n']));
     expect(tty.input.isRaw).toBe(false);
     finishEdit('{"orderNumber":"B-7"}');
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(effects).toEqual([{ type: 'send', command: { command: 'replay', toolCallId: record.id, newId: true, input: { orderNumber: 'B-7' } } }]),
     );
     expect(tty.input.isRaw).toBe(true);
@@ -110,7 +113,7 @@ describe('the blessed screen', () => {
       response: { status: 200, headers: {}, body: 'before \u001b]0;pwned\u0007 after' },
     });
     tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([hostile]) });
-    await vi.waitFor(() => expect(tui.screenText().join('\n')).toContain('before \ufffd]0;pwned\ufffd after'));
+    await waitFor(() => expect(tui.screenText().join('\n')).toContain('before \ufffd]0;pwned\ufffd after'));
     expect(tui.screenText().join('\n')).toContain('x{bold}y');
     await settle();
     expect(tty.captured()).not.toContain('\u001b]0;pwned');
@@ -124,7 +127,7 @@ describe('the blessed screen', () => {
     tty.output.columns = 70;
     tty.output.rows = 20;
     tty.output.emit('resize');
-    await vi.waitFor(() => expect(tui.state.width).toBe(70));
+    await waitFor(() => expect(tui.state.width).toBe(70));
     const rows = tui.screenText();
     expect(rows).toHaveLength(20);
     expect(rows[0]).toHaveLength(70);
@@ -136,7 +139,7 @@ describe('the blessed screen', () => {
     const { effects } = start(tty);
     tty.input.write('q');
     tty.input.write('\u0003');
-    await vi.waitFor(() => expect(effects).toEqual([{ type: 'quit' }, { type: 'quit' }]));
+    await waitFor(() => expect(effects).toEqual([{ type: 'quit' }, { type: 'quit' }]));
   });
 
   it('close restores the terminal and leaves no timer or listener behind', async () => {
