@@ -51,9 +51,13 @@ async function filterBy(page: Page, text: string): Promise<void> {
 /** Filters to `filter`, waits for a matching row and opens it. */
 async function openFirstCall(page: Page, filter: string): Promise<string> {
   await filterBy(page, filter);
-  await expect.poll(() => page.$$eval(LIST_ROWS, (rows) => rows.length), { timeout: 30_000 }).toBeGreaterThan(0);
-  const id = await topRowId(page);
-  await page.click(`${LIST_ROWS}[data-id="${id}"]`);
+  // The list may still show the unfiltered rows for a moment: take the id from the inspector's own
+  // answer to the filter, then click that row once the page shows it.
+  let id = '';
+  const newestMatch = async (): Promise<string> =>
+    (id = (await apiFromPage<CallPage>(page, `/api/calls?filter=${encodeURIComponent(filter)}`)).rows[0]?.id ?? '');
+  await expect.poll(newestMatch, { timeout: 30_000 }).not.toBe('');
+  await page.click(`${LIST_ROWS}[data-id="${id}"]`, { timeout: 20_000 });
   await page.waitForSelector('[data-testid="verdict"]');
   return id;
 }
