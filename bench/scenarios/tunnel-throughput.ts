@@ -13,6 +13,7 @@ import { loadavg } from 'node:os';
 import { runLoad } from '../load-generator.js';
 import { median, medianBy, summarizeLatencies } from '../percentiles.js';
 import { forkServer, type ServerHandle } from '../server-handle.js';
+import type { ProxyThroughputOptions } from './proxy-throughput.js';
 import { BENCH_MEDIAN_KEY, benchSecret, newRunTag, prepareSignedCalls } from '../signed-calls.js';
 
 export type TunnelScenarioName = 'stock' | 'median' | 'piped';
@@ -47,15 +48,8 @@ export interface TunnelThroughputResult {
   load: { min: number; max: number };
 }
 
-export async function runTunnelThroughput(options: {
-  target: ServerHandle;
-  dataDir: string;
-  requests: number;
-  warmup: number;
-  rounds: number;
-  concurrency: number;
-  log(line: string): void;
-}): Promise<TunnelThroughputResult> {
+/** The same load as the proxy scenario, sent through a tunnel. */
+export async function runTunnelThroughput(options: ProxyThroughputOptions): Promise<TunnelThroughputResult> {
   const secret = benchSecret();
   const servers: ServerHandle[] = [];
   try {
