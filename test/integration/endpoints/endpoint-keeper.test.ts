@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { createEndpointKeeper, type ProjectMemory, type RouteConnectOutcome } from '../../../src/endpoints/index.js';
+import type { NewDaemonEvent } from '../../../src/events/index.js';
+import { errorCode } from '../../../src/shared/errors.js';
+import { manifestOf, useEmulator, useManifestServer, type ManifestServer, type TestEmulator } from '../../helpers/use-emulator.js';
+
+/**
+ * The endpoint keeper against the real emulator: every endpoint it makes,
+ * changes, adopts or removes is a real one in the emulator's registry, and
+ * every sync fetches a real manifest from a route on 127.0.0.1.
+ */
+
+const TOOLS = ['orderStatus', 'refundOrder'];
+
+interface KeeperWorld {
+  median: TestEmulator;
+  route: ManifestServer;
+  memory: ProjectMemory;
+  events: NewDaemonEvent[];
+  /** What the next route open does (default: connect `url` with the key, as the median() route does). */
+  openRoute: () => Promise<RouteConnectOutcome>;
+  keeper: ReturnType<typeof createEndpointKeeper>;
+  /** `keeper.ensure(url)` with the route's MEDIAN_TOOLS_URL set to `url`. */
+  ensure(url: string): ReturnType<ReturnType<typeof createEndpointKeeper>['ensure']>;
+  url(path: string): string;
+  endpointActions(): string[];
+  errorCodes(): string[];
+}
+
+/** A route that connects `toolsUrl` itself, as the docs' median() route does on a Bearer-key request. */
+function connectingRoute(world: Pick<KeeperWorld, 'median'>, toolsUrl: () => string): () => Promise<RouteConnectOutcome> {
+  return async () => {
+    try {
+      await world.median.client.connect(toolsUrl());
+      return { kind: 'answer', status: 200, body: { connected: true } };
+    } catch (error) {
+      return { kind: 'answer', status: 409, body: { error: { code: errorCode(error), message: String((error as Error).message) } } };
+    }
+  };
+}
+
+async function useKeeper(options: { autoFix?: boolean; memory?: ProjectMemory } = {}): Promise<KeeperWorld> {
+  const median = await useEmulator();
+  const route = await useManifestServer();
+  for (const path of ['/a/median', '/b/median', '/c/median']) route.serve(path, { body: manifestOf(...TOOLS) });
+  let target = '';
+  const world = {
+    median,
+    route,
+    memory: { ...options.memory },
+    events: [] as NewDaemonEvent[],
+    url: (path: string) => route.url(path),
+  } as KeeperWorld;
+  world.openRoute = connectingRoute(world, () => target);
+  world.keeper = createEndpointKeeper({
+    api: () => median.client,
+    readMemory: async () => ({ ...world.memory }),
+    remember: async (patch) => {
+      world.memory = { ...world.memory, ...patch, tunnelUrls: [...(world.memory.tunnelUrls ?? []), patch.toolsUrl] };
+    },
+    openRoute: () => world.openRoute(),
+    autoFix: options.autoFix ?? true,
+    emit: (event) => world.events.push(event),
+    syncTimeoutMs: 2_000,
+    retry: { transient: { retries: 1, baseMs: 10, maxMs: 20 } },
+    routeUrl: 'http://localhost:3000/api/median',
+  });
+  // The route connects whatever URL the keeper is making sure of (its MEDIAN_TOOLS_URL).
+  world.ensure = (url) => {
+    target = url;
+    return world.keeper.ensure(url);
+  };
+  world.endpointActions = () => world.events.flatMap((e) => (e.event === 'endpoint' ? [e.action] : []));
+  world.errorCodes = () => world.events.flatMap((e) => (e.event === 'error' ? [e.code] : []));
+  return world;
+}
+
+describe('the endpoint keeper (a project with no endpoint yet)', () => {
+  it('connects through the route, remembers the endpoint and waits for its sync', async () => {
+    const world = await useKeeper();
+    const url = world.url('/a/median');
+
+    const endpoint = await world.ensure(url);
+
+    expect(endpoint).toMatchObject({ url, status: 'synced' });
+    expect(endpoint?.tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    expect(world.endpointActions()).toEqual(['connected', 'synced']);
+    expect(world.memory).toMatchObject({ endpointId: endpoint?.id, toolsUrl: url });
+    expect(await world.median.client.listEndpoints()).toHaveLength(1);
+  });
+
+  it('says route_unreachable and makes nothing when the route cannot be opened', async () => {
+    const world = await useKeeper();
+    world.openRoute = async () => ({ kind: 'unreachable', reason: 'connect ECONNREFUSED 127.0.0.1:3000' });
+
+    expect(await world.ensure(world.url('/a/median'))).toBeUndefined();
+
+    expect(world.errorCodes()).toEqual(['route_unreachable']);
+    expect(world.memory.endpointId).toBeUndefined();
+    expect(await world.median.client.listEndpoints()).toEqual([]);
+  });
+
+  it('says connect_answer_unexpected when something other than the median() route answers 200', async () => {
+    const world = await useKeeper();
+    world.openRoute = async () => ({ kind: 'answer', status: 200, body: '<html>Next.js 404 page</html>' });
+
+    expect(await world.ensure(world.url('/a/median'))).toBeUndefined();
+
+    expect(world.errorCodes()).toEqual(['connect_answer_unexpected']);
+  });
+
+  it('passes the route\'s own connect error on with its code', async () => {
+    const world = await useKeeper();
+    world.openRoute = async () => ({ kind: 'answer', status: 401, body: { error: { code: 'invalid_key', message: 'That key is not valid.' } } });
+
+    expect(await world.ensure(world.url('/a/median'))).toBeUndefined();
+
+    expect(world.errorCodes()).toEqual(['invalid_key']);
+  });
+
+  it('sync without an endpoint throws endpoint_not_connected (the caller connects, after the production guard)', async () => {
+    const world = await useKeeper();
+    await expect(world.keeper.sync(world.url('/a/median'))).rejects.toMatchObject({ code: 'endpoint_not_connected' });
+  });
+});
+
+describe('the endpoint keeper (a new tunnel URL for a project that has an endpoint)', () => {
+  it('changes the remembered endpoint to the new URL: same id, no second endpoint', async () => {
+    const world = await useKeeper();
+    const first = await world.ensure(world.url('/a/median'));
+    world.events.length = 0;
+
+    const second = await world.ensure(world.url('/b/median'));
+
+    expect(second).toMatchObject({ id: first?.id, url: world.url('/b/median'), status: 'synced' });
+    expect(world.endpointActions()).toEqual(['changed', 'synced']);
+    expect((await world.median.client.listEndpoints()).map((e) => e.url)).toEqual([world.url('/b/median')]);
+  });
+
+  it('adopts an endpoint already at the URL that the data dir did not know, and syncs it', async () => {
+    const world = await useKeeper();
+    const existing = await world.median.client.waitForSync((await world.median.client.connect(world.url('/a/median'))).id, { timeoutMs: 2_000 });
+
+    const endpoint = await world.ensure(world.url('/a/median'));
+
+    expect(endpoint).toMatchObject({ id: existing.id, status: 'synced' });
+    expect(world.endpointActions()).toEqual(['adopted', 'synced']);
+    expect(world.memory.endpointId).toBe(existing.id);
+  });
+
+  it('removes this project\'s own old endpoint whose tools clash, then syncs', async () => {
+    const world = await useKeeper();
+    const old = await world.ensure(world.url('/a/median'));
+    // Forget the id, so no Change endpoint: the new URL gets an endpoint of its own, whose tools clash
+    // with the old one's. The old URL stays in the data dir's list of this project's URLs.
+    world.memory = { tunnelUrls: [world.url('/a/median')] };
+    world.events.length = 0;
+
+    const endpoint = await world.ensure(world.url('/b/median'));
+
+    expect(endpoint).toMatchObject({ url: world.url('/b/median'), status: 'synced' });
+    expect(endpoint?.id).not.toBe(old?.id);
+    // The clash is healed, not reported: the old endpoint goes, the new one syncs.
+    expect(world.endpointActions()).toEqual(['connected', 'removed', 'synced']);
+    expect(world.events.find((e) => e.event === 'endpoint' && e.action === 'removed')).toMatchObject({ id: old?.id, otherOwner: 'this-project' });
+    expect((await world.median.client.listEndpoints()).map((e) => e.url)).toEqual([world.url('/b/median')]);
+  });
+
+  it('never removes an endpoint it cannot prove is this project\'s: it reports the clash with advice', async () => {
+    const world = await useKeeper();
+    // A teammate's endpoint serving the same tools.
+    const theirs = await world.median.client.waitForSync((await world.median.client.connect(world.url('/c/median'))).id, { timeoutMs: 2_000 });
+
+    const endpoint = await world.ensure(world.url('/a/median'));
+
+    expect(endpoint?.status).toBe('failed');
+    expect(world.endpointActions()).toEqual(['connected', 'sync-failed', 'clash']);
+    const clash = world.events.find((e) => e.event === 'endpoint' && e.action === 'clash');
+    expect(clash).toMatchObject({ otherUrl: theirs.url, fix: expect.any(String) });
+    expect((await world.median.client.listEndpoints()).map((e) => e.id)).toContain(theirs.id);
+  });
+
+  it('with auto-fix off, leaves its own clashing endpoint alone too', async () => {
+    const world = await useKeeper({ autoFix: false });
+    await world.ensure(world.url('/a/median'));
+    world.events.length = 0;
+
+    await world.ensure(world.url('/b/median'));
+
+    // No Change endpoint (auto-fix off): a second endpoint, whose clash is reported, not healed.
+    expect(world.endpointActions()).toEqual(['connected', 'sync-failed', 'clash']);
+    expect(await world.median.client.listEndpoints()).toHaveLength(2);
+  });
+});
