@@ -1,7 +1,8 @@
 /**
  * Headers that belong to one connection, not to the message (RFC 9110 §7.6.1),
- * and the only headers the proxy changes. Everything else (median-signature,
- * content-type, authorization, host, …) reaches the dev server untouched.
+ * and, with the proxy's own `Via` entry (via-header.ts), the only headers the
+ * proxy changes. Everything else (median-signature, content-type,
+ * authorization, host, …) reaches the dev server untouched.
  *
  * Two framing notes:
  * - `transfer-encoding` is kept on requests: Node re-frames the body as it

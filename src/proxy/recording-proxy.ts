@@ -24,6 +24,7 @@ import { createForwarder } from './http-proxy.js';
 import { InFlightList } from './in-flight-list.js';
 import { HEALTH_PATH, PROXY_MESSAGES, sendHealth } from './proxy-answers.js';
 import { createRecordBatch, type RequestStartedInfo } from './record-batch.js';
+import { addVia, hasPassedThrough } from './via-header.js';
 
 export type { RequestStartedInfo } from './record-batch.js';
 
@@ -197,6 +198,7 @@ export async function startRecordingProxy(
     // The dev server gets a copy without hop-by-hop headers (nor our replay
     // header); the record keeps what the route saw, credentials masked.
     req.headers = forwardableRequestHeaders(received);
+    addVia(req.headers, instanceId);
     const exchange = new CallExchange(ctx, {
       req,
       res,
@@ -207,7 +209,7 @@ export async function startRecordingProxy(
       replayOf: isRecordId(replayHeader) ? replayHeader : null,
     });
     inFlight.add(exchange);
-    if (forwarder.isOwnConnection(req.socket)) {
+    if (forwarder.isOwnConnection(req.socket) || hasPassedThrough(received.via, instanceId)) {
       if (!isLoopSaid) logger.warn(PROXY_MESSAGES.proxyLoop(targetLabel));
       isLoopSaid = true;
       exchange.loopDetected();
