@@ -24,6 +24,9 @@ describe('the demo, from a second terminal', () => {
     const calls = await runCliInProcess(['call', 'orderStatus', '--input', '{"orderNumber":"A1001"}', '--json', ...flags], { env: {} });
     expect(calls.code, calls.stderr).toBe(0);
     const { toolCallId } = JSON.parse(calls.stdout) as { toolCallId: string };
+    // The daemon records a call right after its answer went out: a person typing the next command is
+    // slower than that, a test is not.
+    await vi.waitFor(async () => expect((await runCliInProcess(['show', toolCallId, '--json', ...flags], { env: {} })).code).toBe(0), { timeout: 5_000, interval: 50 });
     const replay = await runCliInProcess(['replay', toolCallId, '--json', ...flags], { env: {} });
     expect(replay.code, replay.stderr).toBe(0);
     expect((JSON.parse(replay.stdout) as CallRecord).signature).toBe('valid');
