@@ -9,3 +9,4 @@ export { type LineSplitter, createLineSplitter } from './line-splitter.js';
 export { createChildKeeper, type ChildKeeper } from './child-keeper.js';
 export { buildChildEnv } from './child-env.js';
 export { reapOrphanChild } from './orphan-child.js';
+export { type EnvReloadingDevServer, isEnvFileReloadedBy, recogniseEnvReloadingDevServer } from './env-reloading-dev-server.js';

@@ -75,7 +75,12 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--json', 'one JSON event a line on stdout (implies --no-tui)')
       .option('--redact-visitor', 'mask visitor email and name in recordings')
       .option('--inspector-port <n>', 'the browser inspector on 127.0.0.1 (taken: any free port; 0: any)', '4040')
-      .option('--no-inspector', 'do not serve the browser inspector'),
+      .option('--no-inspector', 'do not serve the browser inspector')
+      .addOption(
+        new Option('--restart-on-url-change <when>', 'the dev server when the tunnel URL changes: auto leaves one that reloads its env files itself (next dev) running, always restarts, never keeps it running with the old URL')
+          .choices(['auto', 'always', 'never'])
+          .default('auto'),
+      ),
   ).action((command: string[], options) => handlers.start(command, options, io));
 
   withCommonOptions(

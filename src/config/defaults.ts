@@ -13,3 +13,7 @@ export const DEFAULTS = Object.freeze({
 
 export const TUNNEL_PROVIDERS = ['localtunnel', 'none'] as const;
 export type TunnelProviderName = (typeof TUNNEL_PROVIDERS)[number];
+
+/** What a tunnel URL change does to the dev server (`start --restart-on-url-change`). */
+export const RESTART_ON_URL_CHANGE = ['auto', 'always', 'never'] as const;
+export type RestartOnUrlChange = (typeof RESTART_ON_URL_CHANGE)[number];

@@ -1,4 +1,4 @@
-export { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
+export { DEFAULTS, RESTART_ON_URL_CHANGE, TUNNEL_PROVIDERS, type RestartOnUrlChange, type TunnelProviderName } from './defaults.js';
 export { readEnvFile } from './env-file-reader.js';
 export { dataDirError, dataDirModeNote } from './data-dir-errors.js';
 export { ENV_CASCADE, envCascadeFiles, missingKeyHint, readEnvCascade, type EnvCascade } from './env-cascade.js';

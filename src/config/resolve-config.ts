@@ -1,6 +1,6 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { UserError, type ErrorCode } from '../shared/errors.js';
-import { DEFAULTS, TUNNEL_PROVIDERS, type TunnelProviderName } from './defaults.js';
+import { DEFAULTS, RESTART_ON_URL_CHANGE, TUNNEL_PROVIDERS, type RestartOnUrlChange, type TunnelProviderName } from './defaults.js';
 import { readEnvCascade } from './env-cascade.js';
 import { readProjectState, type ProjectState } from './project-state.js';
 
@@ -31,6 +31,8 @@ export interface StartFlags extends CommonFlags {
   inspectorPort?: string | number;
   /** False for --no-inspector. */
   inspector?: boolean;
+  /** auto (default), always or never. */
+  restartOnUrlChange?: string;
 }
 
 export interface ConfigContext {
@@ -73,6 +75,8 @@ export interface StartConfig extends Config {
   redactVisitor: boolean;
   /** The browser inspector's port on 127.0.0.1 (taken: any free one; 0: any), or null with --no-inspector. Left out: 4040. */
   inspectorPort?: number | null;
+  /** auto: leave a dev server that reloads its env files itself running (next dev), restart the rest; always; never. */
+  restartOnUrlChange: RestartOnUrlChange;
 }
 
 function usage(code: ErrorCode, message: string, hint?: string): UserError {
@@ -201,6 +205,7 @@ export async function resolveStartConfig(
     tui: !json && flags.tui !== false && context.isTTY,
     redactVisitor: flags.redactVisitor === true,
     inspectorPort: flags.inspector === false ? null : parseInspectorPort(flags.inspectorPort ?? DEFAULTS.inspectorPort),
+    restartOnUrlChange: parseRestartOnUrlChange(flags.restartOnUrlChange ?? 'auto'),
   } satisfies StartConfig);
 }
 
@@ -210,4 +215,9 @@ function parseInspectorPort(value: string | number): number {
     throw usage('invalid_port', `--inspector-port must be a whole number from 0 to 65535, not "${value}".`);
   }
   return port;
+}
+
+function parseRestartOnUrlChange(value: string): RestartOnUrlChange {
+  if ((RESTART_ON_URL_CHANGE as readonly string[]).includes(value)) return value as RestartOnUrlChange;
+  throw usage('invalid_restart_policy', `--restart-on-url-change must be auto, always or never, not "${value}".`);
 }

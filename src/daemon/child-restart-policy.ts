@@ -1,18 +1,24 @@
+import { basename } from 'node:path';
 import { buildChildEnv, createChildKeeper } from '../child/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
 import { waitForRoute } from '../endpoints/index.js';
 import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { EnvVars } from './env-vars.js';
+import { decideUrlChangeMode, type UrlChangeMode } from './url-change-mode.js';
 
 /**
  * On shutdown the dev server gets 2 s after SIGTERM before SIGKILL (restarts
  * give it 5 s), so SIGINT still exits within the 3 s the SPEC promises.
  */
 const SHUTDOWN_GRACE_MS = 2_000;
+/** How long a dev server that reloads its env files gets to say so (Next.js: ~0.1–0.5 s) before the heal goes on. */
+const ENV_RELOAD_WAIT_MS = 3_000;
+/** A reload line this recent when the wait starts counts: the file was written just before. */
+const RECENT_RELOAD_MS = 500;
 
 export interface ChildRestartPolicyOptions {
-  config: Pick<StartConfig, 'cwd' | 'target' | 'route' | 'dataDir' | 'keySource'>;
+  config: Pick<StartConfig, 'cwd' | 'target' | 'route' | 'dataDir' | 'keySource' | 'envFile' | 'restartOnUrlChange'>;
   command: string[];
   /** The daemon's own pid: the owner written beside the child's, so only a dead owner's child is ever reaped. */
   daemonPid: number;
@@ -25,7 +31,7 @@ export interface ChildRestartPolicyOptions {
   report(fact: DaemonFact): void;
   logger: Logger;
   signal: AbortSignal;
-  timing: Partial<{ routeReadyTimeoutMs: number; childStopGraceMs: number }>;
+  timing: Partial<{ routeReadyTimeoutMs: number; childStopGraceMs: number; envReloadWaitMs: number }>;
 }
 
 /**
@@ -35,7 +41,11 @@ export interface ChildRestartPolicyOptions {
 export interface ChildRestartPolicy {
   readonly hasCommand: boolean;
   readonly isStarted: boolean;
-  /** Restarts the dev server with MEDIAN_TOOLS_URL=`url`, unless it already runs with it. */
+  /**
+   * Brings the dev server to MEDIAN_TOOLS_URL=`url` (--restart-on-url-change):
+   * restarts it, or waits for one that reloads the env file to say so, or
+   * (never) leaves it with the old URL; at once when it already runs with it.
+   */
   restartFor(url: string): Promise<void>;
   /** Waits until the route answers, the dev server exits, or the wait times out; at once without a command. */
   waitUntilAnswering(): Promise<void>;
@@ -51,23 +61,88 @@ export interface ChildRestartPolicy {
 
 export function createChildRestartPolicy(options: ChildRestartPolicyOptions): ChildRestartPolicy {
   const { config, timing } = options;
-  /** The MEDIAN_TOOLS_URL the running dev server got. */
+  /** The MEDIAN_TOOLS_URL the running dev server has (given, or reloaded from the env file). */
   let childUrl: string | undefined;
+  /** Decided before the first start; read by env(). */
+  let mode: UrlChangeMode = { kind: 'restart' };
+  let deciding: Promise<UrlChangeMode> | undefined;
+  /** `never`: the URL it was last told it keeps the old one for (said once per URL). */
+  let keptFor: string | undefined;
+  let lastReloadAt = Number.NEGATIVE_INFINITY;
+  const reloadWaiters = new Set<() => void>();
+
+  const decide = (): Promise<UrlChangeMode> =>
+    (deciding ??= decideUrlChangeMode({ policy: config.restartOnUrlChange, command: options.command, cwd: config.cwd, envFile: config.envFile }).then((decision) => {
+      mode = decision.mode;
+      if (decision.note) options.emit({ event: 'log', level: 'info', message: decision.note });
+      return mode;
+    }));
+
   const child = createChildKeeper({
     command: options.command,
     cwd: config.cwd,
     env: () => {
+      // It loads the env file itself: a value in its environment would mask every reload (@next/env keeps those).
+      if (mode.kind === 'reloads') return withoutToolsUrl(options.baseEnv);
       const key = options.key();
       return buildChildEnv(options.baseEnv, options.vars.get(), childUrl, config.keySource === 'env-file' && key ? { MEDIAN_KEY: key } : {});
     },
     emit: (event) => {
       options.emit(event);
+      if (event.event === 'output' && mode.kind === 'reloads' && mode.server.isReloadLine(event.line)) {
+        lastReloadAt = Date.now();
+        for (const wake of reloadWaiters) wake();
+      }
       if (event.event === 'child' && event.state === 'exited') options.report({ type: 'child.exited', code: event.code ?? null, signal: event.signal ?? null });
     },
     logger: options.logger,
     orphanNote: { dataDir: config.dataDir, ownerPid: options.daemonPid },
     ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
   });
+
+  /** Resolves true once the dev server says it reloaded its env files (or did just now), false after the wait. */
+  function reloadSaid(): Promise<boolean> {
+    if (Date.now() - lastReloadAt <= RECENT_RELOAD_MS) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (said: boolean) => {
+        clearTimeout(timer);
+        reloadWaiters.delete(wake);
+        options.signal.removeEventListener('abort', stop);
+        resolve(said);
+      };
+      const wake = () => done(true);
+      const stop = () => done(false);
+      const timer = setTimeout(stop, timing.envReloadWaitMs ?? ENV_RELOAD_WAIT_MS);
+      timer.unref?.();
+      reloadWaiters.add(wake);
+      options.signal.addEventListener('abort', stop, { once: true });
+    });
+  }
+
+  /** (Re)starts it; one that reloads the env file starts with the file's URL. */
+  async function startWith(url: string | undefined): Promise<void> {
+    childUrl = mode.kind === 'reloads' ? (options.vars.get().MEDIAN_TOOLS_URL ?? url) : url;
+    await child.restart();
+  }
+
+  async function followWithoutRestart(current: Extract<UrlChangeMode, { kind: 'keep' | 'reloads' }>, url: string): Promise<void> {
+    if (current.kind === 'keep') {
+      if (keptFor === url) return;
+      keptFor = url;
+      const message = `The dev server keeps MEDIAN_TOOLS_URL=${childUrl ?? '(unset)'} in its environment (--restart-on-url-change never); restart it (R) to give it ${url}.`;
+      options.emit({ event: 'log', level: 'warn', message });
+      return;
+    }
+    const file = basename(current.envFile);
+    if (await reloadSaid()) {
+      childUrl = url;
+      options.emit({ event: 'log', level: 'info', message: `${current.server.name} reloaded ${file}: its route has MEDIAN_TOOLS_URL=${url} without a restart.` });
+      return;
+    }
+    childUrl = url;
+    const message = `${current.server.name} did not say it reloaded ${file} within ${(timing.envReloadWaitMs ?? ENV_RELOAD_WAIT_MS) / 1000} s: if its route still has the old MEDIAN_TOOLS_URL, restart it (R) or start with --restart-on-url-change always.`;
+    options.emit({ event: 'log', level: 'warn', message });
+  }
 
   return {
     get hasCommand() {
@@ -77,9 +152,12 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       return child.isStarted;
     },
     async restartFor(url) {
-      if (!child.hasCommand || (url === childUrl && child.isStarted)) return;
-      childUrl = url;
-      await child.restart();
+      if (!child.hasCommand) return;
+      const current = await decide();
+      if (url === childUrl && child.isStarted) return;
+      // Not started yet, or a crashed dev server that reloads its env: started with the new URL.
+      if (current.kind === 'restart' || !child.isStarted || (current.kind === 'reloads' && !child.isRunning)) return startWith(url);
+      await followWithoutRestart(current, url);
     },
     async waitUntilAnswering() {
       if (!child.hasCommand) return;
@@ -93,13 +171,24 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     },
     async startAtRememberedUrl() {
       if (!child.hasCommand || child.isStarted) return;
+      await decide();
       const previous = await readProjectState(config.dataDir);
       if (!previous.toolsUrl?.endsWith(config.route) || child.isStarted) return;
-      childUrl = previous.toolsUrl;
-      await child.restart();
+      await startWith(previous.toolsUrl);
     },
-    restart: () => child.restart(),
+    restart: async () => {
+      await decide();
+      // `never`: R is how the user hands it the URL it was told it keeps the old one for.
+      await startWith(mode.kind === 'keep' ? (keptFor ?? childUrl) : childUrl);
+    },
     close: () => child.close({ graceMs: SHUTDOWN_GRACE_MS }),
     killNow: () => child.killNow(),
   };
+}
+
+/** The daemon's environment without MEDIAN_TOOLS_URL (a shell's export would mask the env file too). */
+function withoutToolsUrl(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const env = { ...base };
+  delete env.MEDIAN_TOOLS_URL;
+  return env;
 }

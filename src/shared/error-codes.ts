@@ -66,6 +66,7 @@ const OWN_CODES = [
   'invalid_route',
   'invalid_tunnel',
   'invalid_subdomain',
+  'invalid_restart_policy',
   'public_url_needs_no_tunnel',
   'env_file_unreadable',
   'env_file_unwritable',

@@ -18,7 +18,7 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
     const v = options[name];
     if (typeof v === 'string') (flags as Record<string, unknown>)[name] = v;
   };
-  for (const name of ['target', 'route', 'dataDir', 'medianApi', 'port', 'tunnel', 'tunnelHost', 'subdomain', 'publicUrl', 'inspectorPort'] as const) str(name);
+  for (const name of ['target', 'route', 'dataDir', 'medianApi', 'port', 'tunnel', 'tunnelHost', 'subdomain', 'publicUrl', 'inspectorPort', 'restartOnUrlChange'] as const) str(name);
   const envFile = envFileFlag(options);
   if (envFile !== undefined) flags.envFile = envFile;
   if (Array.isArray(options.watch)) flags.watch = options.watch as string[];

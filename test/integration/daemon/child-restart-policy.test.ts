@@ -1,12 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { updateProjectState } from '../../../src/config/index.js';
+import { updateProjectState, type RestartOnUrlChange } from '../../../src/config/index.js';
 import { createChildRestartPolicy } from '../../../src/daemon/child-restart-policy.js';
 import { createEnvVars } from '../../../src/daemon/env-vars.js';
 import type { DaemonFact, NewDaemonEvent } from '../../../src/events/index.js';
 import { findFreePort } from '../../../src/shared/free-port.js';
+import { installFakeNextDev } from '../../helpers/fake-next-dev.js';
 import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { KEY } from './dispatch-harness.js';
@@ -25,8 +26,21 @@ const DEV_SERVER = `
   setTimeout(() => require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1'), Number(process.env.DELAY_MS));
 `;
 
-async function usePolicy(env: Record<string, string> = {}) {
+interface PolicySetup {
+  restartOnUrlChange?: RestartOnUrlChange;
+  /** The dev server command, given the project folder; default a plain node script. */
+  command?: (dir: string) => Promise<string[]>;
+  /** The env file's text before the start (the file is `.env.local` in the project folder). */
+  envFileText?: string;
+  vars?: Record<string, string>;
+}
+
+async function usePolicy(env: Record<string, string> = {}, setup: PolicySetup = {}) {
   const dir = useTeardown(await mkdtemp(join(tmpdir(), 'median-dev-childpolicy-')), (d) => rm(d, { recursive: true, force: true }));
+  const envFile = join(dir, '.env.local');
+  if (setup.envFileText !== undefined) await writeFile(envFile, setup.envFileText);
+  const command = setup.command ? await setup.command(dir) : [process.execPath, '-e', DEV_SERVER];
+  const vars = createEnvVars(setup.vars ?? {});
   const port = await findFreePort();
   const abort = new AbortController();
   useTeardown(abort, (a) => a.abort());
@@ -34,11 +48,19 @@ async function usePolicy(env: Record<string, string> = {}) {
   const facts: DaemonFact[] = [];
   const policy = useTeardown(
     createChildRestartPolicy({
-      config: { cwd: dir, target: `http://127.0.0.1:${port}`, route: '/api/median', dataDir: join(dir, 'data'), keySource: 'env-file' },
-      command: [process.execPath, '-e', DEV_SERVER],
+      config: {
+        cwd: dir,
+        target: `http://127.0.0.1:${port}`,
+        route: '/api/median',
+        dataDir: join(dir, 'data'),
+        keySource: 'env-file',
+        envFile,
+        restartOnUrlChange: setup.restartOnUrlChange ?? 'auto',
+      },
+      command,
       daemonPid: process.pid,
       baseEnv: { PATH: process.env.PATH, PORT: String(port), DELAY_MS: '0', ...env },
-      vars: createEnvVars({}),
+      vars,
       key: () => KEY,
       emit: (e) => events.push(e),
       report: (f) => facts.push(f),
@@ -50,7 +72,8 @@ async function usePolicy(env: Record<string, string> = {}) {
   );
   const output = () => events.flatMap((e) => (e.event === 'output' ? [e.line] : []));
   const starts = () => events.filter((e) => e.event === 'child' && e.state === 'starting').length;
-  return { policy, events, facts, output, starts, dir, abort };
+  const logs = () => events.flatMap((e) => (e.event === 'log' ? [e.message] : []));
+  return { policy, events, facts, output, starts, logs, dir, abort, envFile, vars };
 }
 
 describe('the child restart policy', () => {
@@ -99,5 +122,79 @@ describe('the child restart policy', () => {
     // The tunnel then opens at the same URL: no second start.
     await policy.restartFor(B);
     expect(policy.isStarted).toBe(true);
+  });
+});
+
+describe('--restart-on-url-change', () => {
+  /** What the tools-URL writer does on a heal: the URL into the env file, then noted in the vars. */
+  async function writeToolsUrl(setup: { envFile: string; vars: ReturnType<typeof createEnvVars> }, url: string): Promise<void> {
+    await writeFile(setup.envFile, `MEDIAN_KEY=${KEY}\nMEDIAN_TOOLS_URL=${url}\n`);
+    setup.vars.set({ MEDIAN_KEY: KEY, MEDIAN_TOOLS_URL: url });
+  }
+  const fakeNext = { command: installFakeNextDev, envFileText: `MEDIAN_KEY=${KEY}\n` };
+
+  it('auto: leaves next dev running on a URL change, keeps MEDIAN_TOOLS_URL out of its environment, and waits until it reloaded the env file', async () => {
+    // A MEDIAN_TOOLS_URL exported in the shell would mask the file just the same: it is left out too.
+    const setup = await usePolicy({ MEDIAN_TOOLS_URL: 'https://from-the-shell.example/api/median' }, fakeNext);
+    const { policy, output, starts, logs } = setup;
+    await writeToolsUrl(setup, A);
+    await policy.restartFor(A);
+    await policy.waitUntilAnswering();
+    const first = output().find((line) => line.startsWith('env '));
+    expect(first).toMatch(new RegExp(`^env MEDIAN_TOOLS_URL=${A} pid=\\d+$`));
+    expect(logs().filter((m) => m.includes('next dev reloads .env.local by itself'))).toHaveLength(1);
+
+    await writeToolsUrl(setup, B);
+    await policy.restartFor(B);
+    // restartFor resolved only once the dev server said it reloaded: the new URL is in the same process.
+    expect(output()).toContain('  Reload env: .env.local');
+    await vi.waitFor(() => expect(output()).toContain(first!.replace(A, B)), WAIT);
+    expect(starts()).toBe(1);
+    expect(logs()).toContain(`next dev reloaded .env.local: its route has MEDIAN_TOOLS_URL=${B} without a restart.`);
+    await policy.restartFor(B);
+    expect(starts()).toBe(1);
+    expect(logs().filter((m) => m.includes('next dev reloads .env.local by itself'))).toHaveLength(1);
+  });
+
+  it('auto: a dev server that says nothing within the wait is left running, with a warning that names the fix', async () => {
+    const setup = await usePolicy({}, fakeNext);
+    const { policy, starts, logs } = setup;
+    await writeToolsUrl(setup, A);
+    await policy.restartFor(A);
+    await policy.waitUntilAnswering();
+    // The same URL written again: the file does not change, so it prints nothing, and the wait (3 s) runs out.
+    const startedAt = Date.now();
+    await policy.restartFor(B);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2_500);
+    expect(starts()).toBe(1);
+    expect(logs().some((m) => m.startsWith('next dev did not say it reloaded .env.local within 3 s') && m.includes('--restart-on-url-change always'))).toBe(true);
+  });
+
+  it('always: restarts next dev too, with the URL in its environment', async () => {
+    const setup = await usePolicy({}, { ...fakeNext, restartOnUrlChange: 'always' });
+    const { policy, output, starts, logs } = setup;
+    await writeToolsUrl(setup, A);
+    await policy.restartFor(A);
+    await writeToolsUrl(setup, B);
+    await policy.restartFor(B);
+    await vi.waitFor(() => expect(output().filter((l) => l.startsWith(`env MEDIAN_TOOLS_URL=${B} `))).toHaveLength(1), WAIT);
+    expect(starts()).toBe(2);
+    expect(logs()).toEqual([]);
+  });
+
+  it('never: starts the dev server once and says, once per URL, that it keeps the old one', async () => {
+    const { policy, output, starts, logs } = await usePolicy({}, { restartOnUrlChange: 'never' });
+    await policy.restartFor(A);
+    await vi.waitFor(() => expect(output()).toContain(`url=${A} key=set`), WAIT);
+    await policy.restartFor(B);
+    await policy.restartFor(B);
+    expect(starts()).toBe(1);
+    const kept = logs().filter((m) => m.startsWith(`The dev server keeps MEDIAN_TOOLS_URL=${A} in its environment (--restart-on-url-change never)`));
+    expect(kept).toHaveLength(1);
+    expect(logs()[0]).toContain('is never restarted when the tunnel URL changes');
+    // R restarts it, and then it has the new URL.
+    await policy.restart();
+    await vi.waitFor(() => expect(output()).toContain(`url=${B} key=set`), WAIT);
+    expect(starts()).toBe(2);
   });
 });

@@ -30,7 +30,7 @@ describe('resolveConfig', () => {
     const cwd = await useDir();
     await updateProjectState(join(cwd, '.median-dev'), { target: 'http://127.0.0.1:5555', medianApi: 'http://127.0.0.1:4100' });
     const config = await resolveStartConfig({}, { env: {}, cwd, isTTY: false });
-    expect(config).toMatchObject({ target: 'http://localhost:3000', route: '/api/median', medianApi: 'https://api.median.sh', port: 4141, tui: false });
+    expect(config).toMatchObject({ target: 'http://localhost:3000', route: '/api/median', medianApi: 'https://api.median.sh', port: 4141, tui: false, restartOnUrlChange: 'auto' });
   });
 
   it.each([
@@ -47,6 +47,7 @@ describe('resolveConfig', () => {
     [{ tunnel: 'ngrok' }, 'invalid_tunnel'],
     [{ publicUrl: 'https://x.example' }, 'public_url_needs_no_tunnel'],
     [{ subdomain: 'A_B' }, 'invalid_subdomain'],
+    [{ restartOnUrlChange: 'sometimes' }, 'invalid_restart_policy'],
   ])('start %j is a usage error %s', async (flags, code) => {
     const cwd = await useDir();
     await expect(resolveStartConfig(flags, { env: {}, cwd, isTTY: false })).rejects.toMatchObject({ code, exitCode: 2 });

@@ -1,0 +1,52 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decideUrlChangeMode } from '../../../src/daemon/url-change-mode.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+
+async function useProject(scripts: Record<string, string> | null): Promise<string> {
+  const dir = useTeardown(await mkdtemp(join(tmpdir(), 'median-dev-urlmode-')), (d) => rm(d, { recursive: true, force: true }));
+  if (scripts) await writeFile(join(dir, 'package.json'), JSON.stringify({ scripts }));
+  return dir;
+}
+
+describe('decideUrlChangeMode', () => {
+  it('auto: npm run dev running next dev, env file .env.local beside package.json → left running, said once', async () => {
+    const cwd = await useProject({ dev: 'next dev' });
+    const decision = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') });
+    expect(decision.mode).toMatchObject({ kind: 'reloads', envFile: join(cwd, '.env.local'), server: { name: 'next dev' } });
+    expect(decision.note).toContain('next dev reloads .env.local by itself');
+  });
+
+  it('auto: any other dev server is restarted, without a note', async () => {
+    const cwd = await useProject({ dev: 'vite' });
+    expect(await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') })).toEqual({ mode: { kind: 'restart' } });
+  });
+
+  it('auto: no package.json (or a broken one) leaves the command alone to decide', async () => {
+    const cwd = await useProject(null);
+    expect((await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') })).mode.kind).toBe('restart');
+    await writeFile(join(cwd, 'package.json'), '{ not json');
+    expect((await decideUrlChangeMode({ policy: 'auto', command: ['next', 'dev'], cwd, envFile: join(cwd, '.env.local') })).mode.kind).toBe('reloads');
+  });
+
+  it('auto: next dev with an env file it does not read, or none, is restarted, and the note says why', async () => {
+    const cwd = await useProject({ dev: 'next dev' });
+    const elsewhere = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, 'config', '.env.local') });
+    expect(elsewhere.mode.kind).toBe('restart');
+    expect(elsewhere.note).toContain('is not one of its env files');
+    const none = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: null });
+    expect(none.mode.kind).toBe('restart');
+    expect(none.note).toContain('--no-env-file');
+  });
+
+  it('always restarts even next dev; never keeps every dev server running and says so', async () => {
+    const cwd = await useProject({ dev: 'next dev' });
+    const envFile = join(cwd, '.env.local');
+    expect(await decideUrlChangeMode({ policy: 'always', command: ['npm', 'run', 'dev'], cwd, envFile })).toEqual({ mode: { kind: 'restart' } });
+    const never = await decideUrlChangeMode({ policy: 'never', command: ['node', 'server.js'], cwd, envFile });
+    expect(never.mode.kind).toBe('keep');
+    expect(never.note).toContain('--restart-on-url-change never');
+  });
+});
