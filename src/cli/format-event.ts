@@ -1,4 +1,4 @@
-import type { DaemonEvent } from '../events/index.js';
+import type { DaemonEvent, HealState } from '../events/index.js';
 import { OWNER_LABELS, type EndpointOwner } from '../endpoints/index.js';
 import { safeJson, safeStrings } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
@@ -13,6 +13,16 @@ export function eventToJsonLine(event: DaemonEvent): string {
 }
 
 const label = (style: Style, text: string) => style.dim(text.padEnd(9));
+
+/** What each in-between heal state means, for the plain log. */
+const HEAL_STEPS: Record<HealState, string> = {
+  changing: 'writing the URL, restarting the dev server',
+  connecting: 'waiting for the route to answer',
+  syncing: 'moving the endpoint, waiting for its sync',
+};
+
+/** Milliseconds as seconds with one decimal. */
+const seconds = (ms: number): string => (Math.round(ms / 100) / 10).toFixed(1);
 
 const ownerLabel = (owner: EndpointOwner | null | undefined): string => (owner ? OWNER_LABELS[owner] : 'no longer listed');
 
@@ -35,6 +45,14 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
       return `${label(style, 'tunnel')}closed`;
     case 'tools-url':
       return `${label(style, 'env')}MEDIAN_TOOLS_URL=${event.url}${event.envFile ? style.dim(`  (written to ${event.envFile})`) : ''}`;
+    case 'heal':
+      if (event.state === 'done') {
+        const took = event.durationMs === undefined ? '' : ` in ${seconds(event.durationMs)} s`;
+        return `${label(style, 'heal')}${event.synced ? style.green('done') : style.yellow('done, endpoint not synced')} ${event.url}${style.dim(took)}`;
+      }
+      return `${label(style, 'heal')}${style.yellow(event.state)} → ${event.url}${style.dim(`  (${HEAL_STEPS[event.state]})`)}`;
+    case 'local-only':
+      return `${label(style, 'tunnel')}${style.yellow('not open yet')}: ${event.message}`;
     case 'endpoint': {
       const tools = event.tools ? style.dim(` (${event.tools.length} tool${event.tools.length === 1 ? '' : 's'})`) : '';
       const base = `${label(style, 'endpoint')}${event.action} ${event.id} ${event.url}`;

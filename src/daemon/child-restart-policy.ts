@@ -41,6 +41,8 @@ export interface ChildRestartPolicyOptions {
 export interface ChildRestartPolicy {
   readonly hasCommand: boolean;
   readonly isStarted: boolean;
+  /** The MEDIAN_TOOLS_URL the dev server was given (undefined: none of ours, the environment's as it is). */
+  readonly toolsUrl: string | undefined;
   /**
    * Brings the dev server to MEDIAN_TOOLS_URL=`url` (--restart-on-url-change):
    * restarts it, or waits for one that reloads the env file to say so, or
@@ -51,6 +53,12 @@ export interface ChildRestartPolicy {
   waitUntilAnswering(): Promise<void>;
   /** Starts the dev server at the last run's tools URL, so it compiles while the tunnel opens. */
   startAtRememberedUrl(): Promise<void>;
+  /**
+   * Starts the dev server while no tunnel is open, unless it runs: with the
+   * env file's MEDIAN_TOOLS_URL as it is, so a tunnel that opens under that
+   * very URL restarts nothing.
+   */
+  startLocally(): Promise<void>;
   /** Restarts with the current environment (`R`, a key rotation). */
   restart(): Promise<void>;
   /** Stops the dev server with the short shutdown grace. */
@@ -151,6 +159,9 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     get isStarted() {
       return child.isStarted;
     },
+    get toolsUrl() {
+      return childUrl;
+    },
     async restartFor(url) {
       if (!child.hasCommand) return;
       const current = await decide();
@@ -180,6 +191,11 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       await decide();
       // `never`: R is how the user hands it the URL it was told it keeps the old one for.
       await startWith(mode.kind === 'keep' ? (keptFor ?? childUrl) : childUrl);
+    },
+    async startLocally() {
+      if (!child.hasCommand || child.isStarted) return;
+      await decide();
+      if (!child.isStarted) await startWith(options.vars.get().MEDIAN_TOOLS_URL);
     },
     close: () => child.close({ graceMs: SHUTDOWN_GRACE_MS }),
     killNow: () => child.killNow(),

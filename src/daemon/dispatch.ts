@@ -4,6 +4,7 @@ import type { ControlCommand, DaemonFact, NewDaemonEvent } from '../events/index
 import { keyFingerprint } from '../median/index.js';
 import { MedianDevError, errorCode } from '../shared/errors.js';
 import type { ChildRestartPolicy } from './child-restart-policy.js';
+import { startHealProgress, type HealProgress } from './heal-progress.js';
 import type { KeyRotation } from './key-rotation.js';
 import type { SerialQueue } from './serial-queue.js';
 import type { ToolsUrlWriter } from './tools-url-writer.js';
@@ -48,23 +49,35 @@ export function createDispatch(parts: DispatchParts): Dispatch {
   const { queue, child, keys, endpoint, emit } = parts;
 
   /** SPEC §2.1: a new public URL reaches the env file, then the dev server, then Median. */
+  /** Each step is also a `heal` event (changing → connecting → syncing → done): clients show where the heal is. */
   async function healTo(url: string): Promise<void> {
-    await parts.toolsUrl.write(url); // 1. MEDIAN_TOOLS_URL in the env file (and the `tools-url` event)
-    await child.restartFor(url); //     2. the dev server restarts with it, if it runs with another
-    await child.waitUntilAnswering(); // 3. its route answers (or the wait gives up)
-    await connectEndpoint(url); //      4. Median's endpoint points at it and syncs
+    const heal = startHealProgress(url, emit);
+    let isSynced = false;
+    try {
+      if (url !== parts.toolsUrl.current()) heal.step('changing');
+      await parts.toolsUrl.write(url); // 1. MEDIAN_TOOLS_URL in the env file (and the `tools-url` event)
+      await child.restartFor(url); //     2. the dev server restarts with it, if it runs with another
+      if (child.hasCommand) heal.step('connecting');
+      await child.waitUntilAnswering(); // 3. its route answers (or the wait gives up)
+      isSynced = await connectEndpoint(url, heal); // 4. Median's endpoint points at it and syncs
+    } finally {
+      heal.end(isSynced);
+    }
   }
 
-  async function connectEndpoint(url: string): Promise<void> {
+  /** Whether the endpoint ended synced at `url`. */
+  async function connectEndpoint(url: string, heal?: HealProgress): Promise<boolean> {
     if (!keys.api()) {
       const hint = keys.keyHint.replace('picks it up.', 'picks it up and connects.');
       emit({ event: 'error', code: 'missing_key', message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.', hint });
-      return;
+      return false;
     }
-    if (!(await isAllowedToConnect())) return;
+    if (!(await isAllowedToConnect())) return false;
+    heal?.step('syncing');
     const connected = await endpoint.ensure(url);
     // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`).
     if (isWaitingForRoute(connected)) parts.routeRetry.watch(url);
+    return connected?.status === 'synced' && connected.url === url;
   }
 
   /**
@@ -103,6 +116,16 @@ export function createDispatch(parts: DispatchParts): Dispatch {
     const url = parts.toolsUrl.current();
     // A new key may belong to another organisation: the guard looks at that one's endpoints.
     if (url && keys.api() && (await isAllowedToConnect())) await endpoint.reconnect(url);
+  }
+
+  let hasSaidLocalOnly = false;
+  /** The tunnel did not open: start the dev server as the env file has it (if it is not running), and say so once. */
+  async function runWithoutTunnel(isFinal: boolean): Promise<void> {
+    if (!child.hasCommand || parts.toolsUrl.current() !== undefined) return;
+    await child.startLocally();
+    if (hasSaidLocalOnly) return;
+    hasSaidLocalOnly = true;
+    emit(localOnlyEvent(child.toolsUrl ?? null, isFinal));
   }
 
   async function syncNow(): Promise<void> {
@@ -145,6 +168,8 @@ export function createDispatch(parts: DispatchParts): Dispatch {
         return queue.push(() => child.startAtRememberedUrl());
       case 'tunnel.opened':
         return queue.push(() => healTo(`${fact.origin}${parts.route}`));
+      case 'tunnel.openFailed': // no tunnel yet: the dev server runs anyway; the URL order follows on `tunnel.opened`
+        return queue.push(() => runWithoutTunnel(fact.isFinal));
       case 'tunnel.lost': // the tunnel reopens by itself; its next `tunnel.opened` heals
         return;
       case 'envFile.changed':
@@ -174,4 +199,13 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       }
     }
   };
+}
+
+/** What `local-only` says: the dev server runs, and what follows once the tunnel opens (or why nothing will). */
+function localOnlyEvent(toolsUrl: string | null, isFinal: boolean): NewDaemonEvent {
+  const runs = `The dev server runs without a tunnel, ${toolsUrl ? `with MEDIAN_TOOLS_URL=${toolsUrl}` : 'without MEDIAN_TOOLS_URL'}: work against it locally.`;
+  const next = isFinal
+    ? ' The tunnel will not open (see the error); fix it and start median-dev again for Median to reach the route.'
+    : ' median-dev keeps opening the tunnel; then it writes the URL, restarts the dev server if the URL differs, and syncs the endpoint.';
+  return { event: 'local-only', toolsUrl, message: `${runs}${next}` };
 }

@@ -21,6 +21,7 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
     tunnel: { state: 'connecting', url: null },
     toolsUrl: null,
     endpoint: null,
+    heal: null,
     child: { state: 'none' },
     keyFingerprint: base.keyFingerprint,
     isDemo: base.isDemo,
@@ -38,6 +39,10 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
         break;
       case 'tools-url':
         state.toolsUrl = event.url;
+        break;
+      case 'heal':
+        // Under way: its state and target; done: none (the endpoint events said how it ended).
+        state.heal = event.state === 'done' ? null : { state: event.state, url: event.url, startedAt: state.heal?.url === event.url ? state.heal.startedAt : event.at };
         break;
       case 'endpoint':
         delete state.endpointBlocked;
@@ -65,6 +70,7 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
       case 'output':
       case 'recording':
       case 'log':
+      case 'local-only':
         break;
       case 'error':
         // A client attaching later (`watch`) still sees why there is no endpoint.

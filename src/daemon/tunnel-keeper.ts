@@ -28,7 +28,7 @@ export interface TunnelKeeperOptions {
   instanceId: string;
   logger: Logger;
   emit(event: NewDaemonEvent): void;
-  /** Where `tunnel.opened` and `tunnel.lost` go (the daemon's dispatch). */
+  /** Where `tunnel.opened`, `tunnel.openFailed` and `tunnel.lost` go (the daemon's dispatch). */
   report(fact: DaemonFact): void;
   rememberSubdomain(subdomain: string): Promise<void>;
   signal: AbortSignal;
@@ -163,6 +163,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
           // Asking the same server again gets the same answer: say it once, with the fix, and stop.
           emit({ event: 'tunnel', state: 'down', reason: `${message} (not retrying)` });
           emit({ event: 'error', code: codeOf(error, 'tunnel_open_failed'), message: `The tunnel did not open: ${message}`, ...(hint ? { hint } : {}) });
+          options.report({ type: 'tunnel.openFailed', isFinal: true });
           return;
         }
         const waitMs = backoff.afterFailedOpen(failures);
@@ -175,6 +176,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
             hint: hint ?? `median-dev keeps trying. Check --tunnel-host (${config.tunnelHost}), or use your own tunnel with --tunnel none --public-url <origin>.`,
           });
         }
+        options.report({ type: 'tunnel.openFailed', isFinal: false });
         await pause(waitMs, signal);
       }
     }

@@ -19,6 +19,20 @@ export type DaemonEvent =
       isHostnameChange?: boolean;
     }
   | { event: 'tools-url'; at: string; url: string; envFile: string | null }
+  /**
+   * Where a heal toward `url` is (the steps between `tunnel open` and the
+   * endpoint synced): `changing` (the env file gets the URL, the dev server
+   * restarts), `connecting` (waiting for its route to answer), `syncing`
+   * (Change endpoint or connect, and the sync, in flight), then `done`
+   * with how long it took and whether the endpoint ended synced at `url`.
+   */
+  | { event: 'heal'; at: string; state: HealState | 'done'; url: string; durationMs?: number; synced?: boolean }
+  /**
+   * The tunnel is not open, and the dev server runs anyway, with
+   * MEDIAN_TOOLS_URL as the env file (or the last run) has it (null: none);
+   * the tunnel URL and the endpoint follow once the tunnel opens. Once a run.
+   */
+  | { event: 'local-only'; at: string; toolsUrl: string | null; message: string }
   | {
       event: 'endpoint';
       at: string;
@@ -68,6 +82,16 @@ export type DaemonEvent =
 
 export type DaemonEventName = DaemonEvent['event'];
 
+/** The in-between states of a heal, in the order they come. */
+export type HealState = 'changing' | 'connecting' | 'syncing';
+
+/** A heal under way: its state, its target tools URL, and when it began. */
+export interface HealUnderWay {
+  state: HealState;
+  url: string;
+  startedAt: string;
+}
+
 /** An event as a part emits it: the event hub stamps `at` when it fans it out. */
 export type NewDaemonEvent = DaemonEvent extends infer E ? (E extends DaemonEvent ? Omit<E, 'at'> : never) : never;
 
@@ -78,6 +102,8 @@ export interface DaemonSnapshot {
   tunnel: { state: 'connecting' | 'open' | 'down' | 'closed'; url: string | null; reason?: string };
   toolsUrl: string | null;
   endpoint: { id: string; url: string; status: string; error: string | null } | null;
+  /** A heal under way (its `endpoint` is still the old one's state); absent or null when none is. */
+  heal?: HealUnderWay | null;
   /** Why no endpoint is connected, when the production guard stopped it (the `production_org` error's message); absent otherwise. */
   endpointBlocked?: string;
   child: { state: 'none' | 'starting' | 'running' | 'exited' | 'stopped'; pid?: number; command?: string };

@@ -12,6 +12,8 @@ export type DaemonFact =
   | { type: 'daemon.started' }
   /** The tunnel carries requests at `origin` (first open, reopen, or a new hostname). */
   | { type: 'tunnel.opened'; origin: string; isHostnameChange: boolean }
+  /** The tunnel's first open failed (`isFinal`: no more tries); it has never been open this run. */
+  | { type: 'tunnel.openFailed'; isFinal: boolean }
   /** The tunnel stopped carrying requests; it reopens by itself. */
   | { type: 'tunnel.lost'; reason: string }
   /** The env file was edited (it may hold a new MEDIAN_KEY). */

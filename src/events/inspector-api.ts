@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { DaemonSnapshot } from './daemon-events.js';
+import type { DaemonSnapshot, HealState } from './daemon-events.js';
 
 /**
  * The browser inspector's JSON API: what the daemon's inspector server sends
@@ -62,6 +62,8 @@ export interface TimelineEntry {
   /** `ok`, `failed`, or `open` while it lasts. */
   outcome: 'ok' | 'failed' | 'open';
   detail: string;
+  /** An endpoint heal under way: the step it is at (`changing`, `connecting`, `syncing`). */
+  step?: HealState;
 }
 
 /** `GET /api/status` and the live channel's `status` lines. */

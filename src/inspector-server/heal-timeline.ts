@@ -4,8 +4,9 @@ import type { TimelineEntry } from '../events/inspector-api.js';
 /**
  * The status page's history, reduced from daemon events: each tunnel drop
  * (down → open again), each hostname change, and each endpoint heal (from
- * the new tools URL to the endpoint synced on it, or its sync failing), with
- * how long it took. Newest last; at most MAX_ENTRIES.
+ * its first `heal` state, or the new tools URL, to the endpoint synced on
+ * it, its sync failing, or the heal done), with how long it took and, while
+ * it lasts, the step it is at. Newest last; at most MAX_ENTRIES.
  */
 export interface HealTimeline {
   entries: TimelineEntry[];
@@ -32,7 +33,8 @@ function finish(entries: TimelineEntry[], kind: TimelineEntry['kind'], at: strin
   const entry = entries[i]!;
   const durationMs = Math.max(0, Date.parse(at) - Date.parse(entry.startedAt));
   const next = entries.slice();
-  next[i] = { ...entry, endedAt: at, durationMs: Number.isFinite(durationMs) ? durationMs : null, outcome, detail: detail ?? entry.detail };
+  const { step: _over, ...ended } = entry;
+  next[i] = { ...ended, endedAt: at, durationMs: Number.isFinite(durationMs) ? durationMs : null, outcome, detail: detail ?? entry.detail };
   return next;
 }
 
@@ -63,6 +65,22 @@ export function reduceTimeline(timeline: HealTimeline, event: DaemonEvent): Heal
       if (event.url === timeline.lastToolsUrl) return timeline;
       const entries = openEntry(timeline.entries, 'endpoint-heal') >= 0 ? timeline.entries : start(timeline.entries, 'endpoint-heal', event.at, `to ${event.url}`);
       return { entries, lastToolsUrl: event.url };
+    }
+    case 'heal': {
+      // The daemon's own steps: a heal toward a new URL opens (or moves on) the entry; `done` ends one still open.
+      const open = openEntry(timeline.entries, 'endpoint-heal');
+      if (event.state === 'done') {
+        return open < 0 ? timeline : { ...timeline, entries: finish(timeline.entries, 'endpoint-heal', event.at, event.synced ? 'ok' : 'failed', event.synced ? `synced ${event.url}` : `not synced on ${event.url}`) };
+      }
+      if (open >= 0) {
+        const entries = timeline.entries.slice();
+        entries[open] = { ...entries[open]!, step: event.state };
+        return { ...timeline, entries };
+      }
+      if (timeline.lastToolsUrl === null || event.url === timeline.lastToolsUrl) return timeline;
+      const entries = start(timeline.entries, 'endpoint-heal', event.at, `to ${event.url}`);
+      entries[entries.length - 1] = { ...entries.at(-1)!, step: event.state };
+      return { ...timeline, entries };
     }
     case 'endpoint': {
       if (event.action === 'synced') return { ...timeline, entries: finish(timeline.entries, 'endpoint-heal', event.at, 'ok', `synced ${event.url}`) };

@@ -35,8 +35,11 @@ export function headerLines(state: TuiState): StyledLine[] {
   }
 
   const second: StyledLine = [];
-  const { endpoint, child } = daemon;
-  if (endpoint) {
+  const { endpoint, child, heal } = daemon;
+  if (heal) {
+    // The endpoint still points at the old URL: say where the heal is, never the old "synced".
+    second.push(seg('endpoint '), seg(`${heal.state} → ${heal.url}`, 'yellow'));
+  } else if (endpoint) {
     second.push(seg('endpoint '), seg(endpoint.status, endpointColor(endpoint.status)));
     if (endpoint.error) second.push(seg(`: ${endpoint.error}`, 'red'));
   } else if (daemon.endpointBlocked) {

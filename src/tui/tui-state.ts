@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonSnapshot } from '../events/index.js';
+import type { ControlCommand, DaemonSnapshot, HealUnderWay } from '../events/index.js';
 import { matchPosition, type FilteredView } from './record-filter.js';
 import { RecordList } from './record-list.js';
 
@@ -13,6 +13,8 @@ export interface DaemonInfo {
   /** The browser inspector, when the daemon serves it. */
   inspectorUrl?: string | null;
   endpoint: DaemonSnapshot['endpoint'];
+  /** A heal under way: the header shows its state and target instead of the old endpoint's status. */
+  heal?: HealUnderWay | null;
   child: DaemonSnapshot['child'];
   keyFingerprint: string | null;
   recording: 'ok' | 'failing';

@@ -63,6 +63,7 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
       toolsUrl: snapshot.toolsUrl,
       inspectorUrl: snapshot.inspectorUrl ?? null,
       endpoint: snapshot.endpoint,
+      heal: snapshot.heal ?? null,
       ...(snapshot.endpointBlocked ? { endpointBlocked: PRODUCTION_BLOCKED } : {}),
       child: snapshot.child,
       keyFingerprint: snapshot.keyFingerprint,
@@ -148,6 +149,12 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
     }
     case 'endpoint':
       return applyEndpointEvent(state, event);
+    case 'heal': {
+      const heal = event.state === 'done' ? null : { state: event.state, url: event.url, startedAt: daemon.heal?.url === event.url ? daemon.heal.startedAt : event.at };
+      return { ...state, daemon: { ...daemon, heal } };
+    }
+    case 'local-only':
+      return withFlash(state, event.message, 'warn');
     case 'child': {
       const child: TuiState['daemon']['child'] = { state: event.state };
       if (event.pid !== undefined) child.pid = event.pid;

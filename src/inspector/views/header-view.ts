@@ -48,7 +48,9 @@ export function createHeaderView(controller: Controller): { element: HTMLElement
     pills.replaceChildren(
       ...(daemon?.isDemo ? [el('span', { class: 'pill c-yellow' }, 'demo')] : []),
       pill('tunnel', daemon ? `${daemon.tunnel.state}${daemon.tunnel.url ? ` ${daemon.tunnel.url}` : ''}` : '…', TUNNEL_COLORS[daemon?.tunnel.state ?? ''] ?? 'gray', 'tunnel'),
-      pill('endpoint', daemon?.endpoint ? daemon.endpoint.status : 'none yet', daemon?.endpoint ? endpointColor(daemon.endpoint.status) : 'gray', 'endpoint'),
+      daemon?.heal
+        ? pill('endpoint', `${daemon.heal.state} → ${daemon.heal.url}`, 'yellow', 'endpoint')
+        : pill('endpoint', daemon?.endpoint ? daemon.endpoint.status : 'none yet', daemon?.endpoint ? endpointColor(daemon.endpoint.status) : 'gray', 'endpoint'),
       pill('child', daemon ? daemon.child.state : '…', daemon?.child.state === 'running' ? 'green' : daemon?.child.state === 'exited' ? 'red' : 'gray', 'child'),
       pill('key', daemon?.keyFingerprint ?? 'not set', daemon?.keyFingerprint ? 'cyan' : 'yellow', 'key'),
       pill('', state.live === 'live' ? '● live' : state.live === 'connecting' ? '○ connecting' : '○ reconnecting', state.live === 'live' ? 'green' : 'yellow', 'live'),

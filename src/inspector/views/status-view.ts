@@ -1,4 +1,4 @@
-import type { TimelineEntry } from '../../events/inspector-api.js';
+import type { InspectorStatus, TimelineEntry } from '../../events/inspector-api.js';
 import { formatDuration } from '../../tui/format-row.js';
 import { el } from '../dom.js';
 import type { InspectorState } from '../state.js';
@@ -11,6 +11,12 @@ const KIND_TITLES: Record<TimelineEntry['kind'], string> = {
 };
 
 const row = (name: string, ...value: (Node | string)[]) => el('tr', {}, el('th', {}, name), el('td', {}, ...value));
+
+/** The endpoint row while a heal is under way: its step and target, and what the endpoint still is meanwhile. */
+function healRow(heal: NonNullable<InspectorStatus['daemon']['heal']>, endpoint: InspectorStatus['daemon']['endpoint']): HTMLElement {
+  const was = endpoint ? el('div', { class: 'c-gray' }, `until then: ${endpoint.status} on ${endpoint.url}`) : '';
+  return row('endpoint', el('span', { class: 'c-yellow', data: { testid: 'endpoint-state' } }, heal.state), ` → ${heal.url}`, el('span', { class: 'c-gray' }, ` (since ${new Date(heal.startedAt).toLocaleTimeString()})`), was);
+}
 
 /** Tunnel, endpoint (its in-between heal states too), child, key, and the timeline of drops and heals. */
 export function createStatusView(): { element: HTMLElement; draw(state: InspectorState): void } {
@@ -38,7 +44,7 @@ export function createStatusView(): { element: HTMLElement; draw(state: Inspecto
           { class: 'headers' },
           row('tunnel', el('span', { class: daemon.tunnel.state === 'open' ? 'c-green' : 'c-yellow' }, daemon.tunnel.state), ` ${daemon.tunnel.url ?? ''}`, daemon.tunnel.reason ? ` (${daemon.tunnel.reason})` : ''),
           row('MEDIAN_TOOLS_URL', daemon.toolsUrl ?? '—'),
-          row('endpoint', daemon.endpoint ? el('span', { class: `c-${endpointColor(daemon.endpoint.status)}`, data: { testid: 'endpoint-state' } }, daemon.endpoint.status) : 'none yet', daemon.endpoint ? ` ${daemon.endpoint.id} ${daemon.endpoint.url}` : '', daemon.endpoint?.error ? el('div', { class: 'c-red' }, daemon.endpoint.error) : ''),
+          daemon.heal ? healRow(daemon.heal, daemon.endpoint) : row('endpoint', daemon.endpoint ? el('span', { class: `c-${endpointColor(daemon.endpoint.status)}`, data: { testid: 'endpoint-state' } }, daemon.endpoint.status) : 'none yet', daemon.endpoint ? ` ${daemon.endpoint.id} ${daemon.endpoint.url}` : '', daemon.endpoint?.error ? el('div', { class: 'c-red' }, daemon.endpoint.error) : ''),
           row('child', `${daemon.child.state}${daemon.child.pid ? ` (pid ${daemon.child.pid})` : ''}${daemon.child.command ? `: ${daemon.child.command}` : ''}`),
           row('key', daemon.keyFingerprint ?? 'not set'),
           row('proxy', daemon.proxyUrl ?? '—'),
@@ -62,7 +68,7 @@ export function createStatusView(): { element: HTMLElement; draw(state: Inspecto
                   'tr',
                   { data: { kind: entry.kind } },
                   el('td', { class: 'c-gray' }, new Date(entry.startedAt).toLocaleTimeString()),
-                  el('td', { class: entry.outcome === 'failed' ? 'c-red' : entry.outcome === 'open' ? 'c-yellow' : '' }, KIND_TITLES[entry.kind], entry.outcome === 'open' ? ' (under way)' : entry.outcome === 'failed' ? ' (failed)' : ''),
+                  el('td', { class: entry.outcome === 'failed' ? 'c-red' : entry.outcome === 'open' ? 'c-yellow' : '' }, KIND_TITLES[entry.kind], entry.outcome === 'open' ? ` (${entry.step ?? 'under way'})` : entry.outcome === 'failed' ? ' (failed)' : ''),
                   el('td', { class: 'num' }, entry.durationMs === null ? '…' : formatDuration(entry.durationMs)),
                   el('td', { class: 'c-gray' }, entry.detail),
                 ),

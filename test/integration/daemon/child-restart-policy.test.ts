@@ -123,6 +123,28 @@ describe('the child restart policy', () => {
     await policy.restartFor(B);
     expect(policy.isStarted).toBe(true);
   });
+
+  it('starts without a tunnel with the env file as it is; a tunnel at that URL restarts nothing, another URL restarts it', async () => {
+    const { policy, output, starts } = await usePolicy({}, { vars: { MEDIAN_TOOLS_URL: A } });
+    await policy.startLocally();
+    await vi.waitFor(() => expect(output()).toContain(`url=${A} key=set`), WAIT);
+    await policy.waitUntilAnswering();
+    expect(policy.toolsUrl).toBe(A);
+    await policy.startLocally(); // already running: nothing
+    await policy.restartFor(A);
+    expect(starts()).toBe(1);
+
+    await policy.restartFor(B);
+    await vi.waitFor(() => expect(output()).toContain(`url=${B} key=set`), WAIT);
+    expect(starts()).toBe(2);
+  });
+
+  it('starts without a tunnel and without MEDIAN_TOOLS_URL when the env file has none', async () => {
+    const { policy, output } = await usePolicy();
+    await policy.startLocally();
+    await vi.waitFor(() => expect(output()).toContain('url=undefined key=set'), WAIT);
+    expect(policy.toolsUrl).toBeUndefined();
+  });
 });
 
 describe('--restart-on-url-change', () => {

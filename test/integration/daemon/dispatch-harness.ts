@@ -72,6 +72,7 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
 
   let routeGate: Promise<void> | undefined;
   let isChildStarted = options.isChildStarted ?? true;
+  let childUrl: string | undefined;
   /**
    * Stands in for child-restart-policy.ts: notes what the dev server would
    * see (the env file's MEDIAN_TOOLS_URL when it restarts); waitUntilAnswering
@@ -84,7 +85,10 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
       return isChildStarted;
     },
     async restartFor(url) {
+      // As the real policy: a dev server already running with this URL is left alone.
+      if (url === childUrl && isChildStarted) return;
       steps.push(`child.restartFor ${url} (env file says ${await toolsUrlLine()})`);
+      childUrl = url;
       isChildStarted = true;
     },
     async waitUntilAnswering() {
@@ -98,6 +102,15 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
     },
     async startAtRememberedUrl() {
       steps.push('child.startAtRememberedUrl');
+    },
+    get toolsUrl() {
+      return childUrl;
+    },
+    async startLocally() {
+      if (isChildStarted) return;
+      steps.push(`child.startLocally (env file says ${await toolsUrlLine()})`);
+      childUrl = /MEDIAN_TOOLS_URL=(\S*)/.exec(await readEnv())?.[1];
+      isChildStarted = true;
     },
     async restart() {
       steps.push('child.restart');

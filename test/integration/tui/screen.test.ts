@@ -55,6 +55,21 @@ describe('the blessed screen', () => {
     expect(after.join('\n')).toContain('↻ replay of');
   });
 
+  it('shows a heal under way in the header (endpoint syncing → the new URL), then the endpoint synced', async () => {
+    const tty = fakeTty(160, 30);
+    const { tui } = start(tty);
+    const next = 'https://brave-lynx.loca.lt/api/median';
+    tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([]) });
+    await waitFor(() => expect(tui.screenText().join('\n')).toContain('endpoint synced'));
+    tui.dispatch({ type: 'event', event: { event: 'heal', at: new Date().toISOString(), state: 'changing', url: next } });
+    tui.dispatch({ type: 'event', event: { event: 'heal', at: new Date().toISOString(), state: 'syncing', url: next } });
+    await waitFor(() => expect(tui.screenText().join('\n')).toContain(`endpoint syncing → ${next}`));
+    expect(tui.screenText().join('\n')).not.toContain('endpoint synced');
+    tui.dispatch({ type: 'event', event: { event: 'endpoint', at: new Date().toISOString(), action: 'synced', id: 'ep_1', url: next } });
+    tui.dispatch({ type: 'event', event: { event: 'heal', at: new Date().toISOString(), state: 'done', url: next, durationMs: 900, synced: true } });
+    await waitFor(() => expect(tui.screenText().join('\n')).toContain('endpoint synced'));
+  });
+
   it('asks before replaying a high-risk call and sends the yes', async () => {
     const tty = fakeTty(100, 30);
     const { tui, effects } = start(tty);

@@ -52,3 +52,26 @@ describe('the status page timeline', () => {
     ]);
   });
 });
+
+describe('the status page timeline: the daemon\'s heal states', () => {
+  const A = 'https://a.loca.lt/api/median';
+  const B = 'https://b.loca.lt/api/median';
+
+  it('a heal toward a new URL opens at its first state, shows each step while it lasts, and ends with the sync', () => {
+    const base: DaemonEvent[] = [
+      { event: 'heal', at: t(0), state: 'changing', url: A },
+      { event: 'tools-url', at: t(0), url: A, envFile: null },
+      { event: 'heal', at: t(1), state: 'syncing', url: A },
+      { event: 'endpoint', at: t(2), action: 'synced', id: 'ep', url: A },
+      { event: 'heal', at: t(2), state: 'done', url: A, durationMs: 2000, synced: true },
+      { event: 'heal', at: t(10), state: 'changing', url: B },
+      { event: 'tools-url', at: t(10), url: B, envFile: null },
+    ];
+    // The first URL is no heal; the change to B is, from its `changing`.
+    expect(run(base).entries).toEqual([{ kind: 'endpoint-heal', startedAt: t(10), endedAt: null, durationMs: null, outcome: 'open', detail: `to ${B}`, step: 'changing' }]);
+    const connecting = run([...base, { event: 'heal', at: t(11), state: 'connecting', url: B }]);
+    expect(connecting.entries[0]!.step).toBe('connecting');
+    const done = run([...base, { event: 'heal', at: t(13), state: 'done', url: B, durationMs: 3000, synced: false }]);
+    expect(done.entries).toEqual([{ kind: 'endpoint-heal', startedAt: t(10), endedAt: t(13), durationMs: 3000, outcome: 'failed', detail: `not synced on ${B}` }]);
+  });
+});

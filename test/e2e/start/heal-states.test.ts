@@ -1,0 +1,95 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { isRouteAnswering } from '../../../src/endpoints/index.js';
+import { childPids, eventsOf, isEvent, useE2eWorld, type CliEvent, type E2eWorld } from '../../helpers/e2e-world.js';
+import { useTunnelServer } from '../../helpers/use-tunnel-server.js';
+
+/** Each event of the run after `mark` as `name state/action url` (heal, tools-url, child, endpoint). */
+function trail(events: CliEvent[]): string[] {
+  return events.flatMap((e) => {
+    if (e.event === 'heal') return [`heal ${String(e.state)} ${String(e.url)}`];
+    if (e.event === 'tools-url') return [`tools-url ${String(e.url)}`];
+    if (e.event === 'child' && e.state === 'running') return ['child running'];
+    if (e.event === 'endpoint') return [`endpoint ${String(e.action)} ${String(e.url)}`];
+    return [];
+  });
+}
+
+/** Starts a tunnel server where the world's one was (same port and domain): the server comes up. */
+async function bringTunnelServerUp(world: E2eWorld, port: number, domain: string): Promise<void> {
+  world.tunnelServer = await useTunnelServer({ port, domain });
+}
+
+describe('median-dev start --json: the in-between states of a heal', () => {
+  it('a hostname change: changing, connecting, syncing, done, each naming the new URL, in the URL order', async () => {
+    const world = await useE2eWorld();
+    const cli = world.start();
+    const first = await cli.waitForEvent((e) => isEvent(e, 'heal', { state: 'done' }));
+    expect(first).toMatchObject({ synced: true });
+    const oldUrl = first.url as string;
+    const name = new URL(oldUrl).hostname.split('.')[0]!;
+
+    const mark = cli.events().length;
+    world.tunnelServer.refuseName(name);
+    world.tunnelServer.dropClient(name, { forget: true });
+    const done = await cli.waitForEvent((e) => isEvent(e, 'heal', { state: 'done' }) && e.url !== oldUrl, 20_000);
+
+    const newUrl = done.url as string;
+    expect(newUrl).not.toBe(oldUrl);
+    expect(done).toMatchObject({ synced: true, durationMs: expect.any(Number) });
+    expect(trail(cli.events().slice(mark))).toEqual([
+      `heal changing ${newUrl}`,
+      `tools-url ${newUrl}`,
+      'child running',
+      `heal connecting ${newUrl}`,
+      `heal syncing ${newUrl}`,
+      `endpoint changed ${newUrl}`,
+      `endpoint synced ${newUrl}`,
+      `heal done ${newUrl}`,
+    ]);
+    expect(eventsOf(cli, 'error')).toEqual([]);
+  });
+});
+
+describe('median-dev start: no tunnel, the dev server anyway', () => {
+  it('the tunnel server is down at start: the child runs and answers; once the server is up, the URL is written and the endpoint synced', async () => {
+    const world = await useE2eWorld();
+    const { port, domain } = world.tunnelServer;
+    await world.tunnelServer.close();
+    const cli = world.start();
+
+    const localOnly = await cli.waitForEvent((e) => isEvent(e, 'local-only'));
+    expect(localOnly).toMatchObject({ toolsUrl: null });
+    await cli.waitForEvent((e) => isEvent(e, 'child', { state: 'running' }));
+    const routeUrl = `http://127.0.0.1:${world.routePort}/api/median`;
+    await expect.poll(() => isRouteAnswering(routeUrl, { timeoutMs: 1_000 }), { timeout: 10_000 }).toBe(true);
+    expect(eventsOf(cli, 'tools-url')).toEqual([]);
+    expect(eventsOf(cli, 'local-only')).toHaveLength(1);
+
+    await bringTunnelServerUp(world, port, domain);
+    const synced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 30_000);
+    const toolsUrl = synced.url as string;
+    expect(await readFile(world.envFile, 'utf8')).toBe(`MEDIAN_KEY=${world.emulator.key}\nMEDIAN_TOOLS_URL=${toolsUrl}\n`);
+    // The dev server had no URL: it restarts once, with it.
+    expect(childPids(cli)).toHaveLength(2);
+    expect(eventsOf(cli, 'local-only')).toHaveLength(1);
+    expect(await world.api.listEndpoints()).toEqual([expect.objectContaining({ url: toolsUrl, status: 'synced' })]);
+  });
+
+  it('the env file already holds the URL the tunnel then opens with: the dev server is not restarted', async () => {
+    const world = await useE2eWorld();
+    const { port, domain } = world.tunnelServer;
+    const toolsUrl = `${world.tunnelServer.publicUrlFor('steady-heron')}/api/median`;
+    await writeFile(world.envFile, `MEDIAN_KEY=${world.emulator.key}\nMEDIAN_TOOLS_URL=${toolsUrl}\n`);
+    await world.tunnelServer.close();
+    const cli = world.start({ args: ['--subdomain', 'steady-heron'] });
+
+    expect(await cli.waitForEvent((e) => isEvent(e, 'local-only'))).toMatchObject({ toolsUrl });
+    await cli.waitForEvent((e) => isEvent(e, 'child', { state: 'running' }));
+    await bringTunnelServerUp(world, port, domain);
+    await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced', url: toolsUrl }), 30_000);
+
+    expect(childPids(cli)).toHaveLength(1);
+    expect(eventsOf(cli, 'child', { state: 'starting' })).toHaveLength(1);
+  });
+});
