@@ -54,6 +54,8 @@ export interface E2eWorld {
 export interface E2eWorldOptions {
   /** The env file's text before the start; default `MEDIAN_KEY=<emulator key>\n`; null: no env file. */
   envFileText?: ((key: string) => string) | null;
+  /** A project folder made beforehand (a framework app with its node_modules); default a fresh temp folder. */
+  projectDir?: string;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function useE2eWorld(options: E2eWorldOptions = {}): Promise<E2eWor
   }
   const tunnelServer = await useTunnelServer();
   const { emulator, client, clientWithKey } = await useEmulator({ resolve: (hostname) => tunnelServer.resolve(hostname) });
-  const projectDir = await useTempDir('median-dev-e2e-');
+  const projectDir = options.projectDir ?? (await useTempDir('median-dev-e2e-'));
   const dataDir = join(projectDir, '.median-dev');
   const envFile = join(projectDir, '.env.local');
   if (options.envFileText !== null) {
