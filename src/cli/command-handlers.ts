@@ -19,6 +19,7 @@ export interface CommandHandlers {
   doctor(options: Options, io: CliIo): Promise<void>;
   export(options: Options, io: CliIo): Promise<void>;
   emulate(options: Options, io: CliIo): Promise<void>;
+  emulateCall(tool: string, options: Options, io: CliIo): Promise<void>;
   demo(options: Options, io: CliIo): Promise<void>;
 }
 
@@ -39,5 +40,6 @@ export const commandHandlers: CommandHandlers = {
   doctor: async (options, io) => (await import('./commands/doctor-command.js')).runDoctor(options, io),
   export: async (options, io) => (await import('./commands/export-command.js')).runExport(options, io),
   emulate: async (options, io) => (await import('./commands/emulate-command.js')).runEmulate(options, io),
+  emulateCall: async (tool, options, io) => (await import('./commands/emulate-call-command.js')).runEmulateCall(tool, options, io),
   demo: async (options, io) => (await import('./commands/demo-command.js')).runDemo(options, io),
 };

@@ -191,16 +191,29 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--limit <n>', 'at most this many, newest first'),
   ).action((options) => handlers.export(options, io));
 
-  program
+  const emulate = program
     .command('emulate')
     .description('run the local Median emulator (the Median API and the cloud side of calls)')
+    .enablePositionalOptions()
     .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '4100')
+    .option('--data-dir <dir>', 'where it keeps emulator.env: its URL and the key it made, reused next run (env MEDIAN_DEV_DIR, default ./.median-dev)')
+    .option('--tunnel-domain <domain=host:port>', 'send public hostnames under <domain> to a self-hosted localtunnel server, e.g. lt.example.test=127.0.0.1:8080 (repeatable)', collect)
     .option('--json', 'print the URL and key as JSON')
     .option('--production <url>', 'hold a production endpoint at this URL, answered by the emulator (e.g. https://acme.example/api/median)')
     .option('--production-tools <names>', 'the production endpoint’s tools, comma-separated', 'shipParcel,trackParcel')
     .option('--teammate <url>', 'hold a teammate’s dev tunnel endpoint at this URL (e.g. https://dana-7f3a.loca.lt/api/median)')
     .option('--teammate-tools <names>', 'the teammate endpoint’s tools, comma-separated', 'orderStatus')
     .action((options) => handlers.emulate(options, io));
+  emulate
+    .command('call')
+    .description('have the running emulator call a tool as the cloud does: signed, through the endpoint’s public URL; prints what the agent sees')
+    .argument('<tool>', 'the tool name')
+    .option('--input <json|@file>', 'the input object (default: a plausible one made from the tool’s input schema)')
+    .option('--endpoint <id|url>', 'call the tool on this endpoint (default: the one that has it switched on)')
+    .option('--conversation <id>', 'the conversationId (default: a new conv_…)')
+    .option('--data-dir <dir>', 'the data dir the emulator runs with (env MEDIAN_DEV_DIR, default ./.median-dev)')
+    .option('--json', 'the call and verdict as JSON')
+    .action((tool: string, _options, command: Command) => handlers.emulateCall(tool, command.optsWithGlobals(), io));
 
   program
     .command('demo')

@@ -4,6 +4,8 @@ import type { Approvals, ApprovedRunFault } from './approvals.js';
 import { checkEndpointUrl } from './endpoint-url-rules.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
 import { heldTool } from './held-endpoint.js';
+import { sampleInput } from './sample-input.js';
+import type { ToolCaller } from './tool-caller.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,8 +21,11 @@ const FAULTS: readonly ApprovedRunFault[] = ['no-result', 'request-failed'];
  *   an endpoint the emulator answers for itself (production, a teammate's tunnel).
  * - `POST /v1/emulator/approvals {tool, input?, conversationId?}` → 201 `{approval}`: a reviewed/high call waiting.
  * - `POST /v1/emulator/approvals/{id}/approve {approvedBy?, fault?: "no-result"|"request-failed"}` → 200 `{call}`.
+ * - `POST /v1/emulator/calls {tool, input?, endpoint?, conversationId?}` → 200 `{call}`: the cloud calls a tool
+ *   now, signed like the agent's calls, on the endpoint that has it on (`endpoint`: an id or a URL); without
+ *   `input`, a plausible one made from the tool's input schema.
  */
-export function createEmulatorRoutes(options: { registry: EndpointRegistry; approvals: Approvals }) {
+export function createEmulatorRoutes(options: { registry: EndpointRegistry; approvals: Approvals; caller: Pick<ToolCaller, 'callTool'> }) {
   async function hold(body: Json, callerKey: string): Promise<{ status: number; body: unknown }> {
     const url = checkEndpointUrl(body.url);
     const tools = body.tools;
@@ -29,6 +34,27 @@ export function createEmulatorRoutes(options: { registry: EndpointRegistry; appr
     }
     const { synced } = options.registry.hold(url, tools.map((t) => heldTool(t as Parameters<typeof heldTool>[0])), callerKey);
     return { status: 201, body: { endpoint: await synced } };
+  }
+
+  async function call(body: Json): Promise<{ status: number; body: unknown }> {
+    if (typeof body.tool !== 'string' || body.tool === '') throw new ApiError(400, 'invalid_body', 'Send {"tool": "name", "input": {…}, "endpoint": "tep_… or its URL"}.');
+    if (body.input !== undefined && (typeof body.input !== 'object' || body.input === null || Array.isArray(body.input))) {
+      throw new ApiError(400, 'invalid_body', '"input" is a JSON object, like {"orderNumber": "A1001"}.');
+    }
+    if (body.endpoint !== undefined && typeof body.endpoint !== 'string') throw new ApiError(400, 'invalid_body', '"endpoint" is an endpoint id (tep_…) or its URL.');
+    const endpointUrl = typeof body.endpoint === 'string' ? (/^https?:/i.test(body.endpoint) ? body.endpoint : options.registry.byId(body.endpoint).url) : undefined;
+    const tool = body.tool;
+    const input =
+      (body.input as Record<string, unknown> | undefined) ?? sampleInput(options.registry.findTool(tool, endpointUrl).tool.inputSchema);
+    const result = await coded(() =>
+      options.caller.callTool({
+        tool,
+        input,
+        ...(endpointUrl === undefined ? {} : { endpointUrl }),
+        ...(typeof body.conversationId === 'string' ? { conversationId: body.conversationId } : {}),
+      }),
+    );
+    return { status: 200, body: { call: result } };
   }
 
   async function coded<T>(run: () => Promise<T> | T): Promise<T> {
@@ -48,6 +74,7 @@ export function createEmulatorRoutes(options: { registry: EndpointRegistry; appr
       const rest = path.slice(EMULATOR_PREFIX.length);
       if (method !== 'POST') throw new ApiError(405, 'method_not_allowed', `${path} answers POST, not ${method}.`, { allow: 'POST' });
       if (rest === '/endpoints') return hold(body, callerKey);
+      if (rest === '/calls') return call(body);
       if (rest === '/approvals') {
         if (typeof body.tool !== 'string') throw new ApiError(400, 'invalid_body', 'Send {"tool": "name", "input": {…}}.');
         const tool = body.tool;

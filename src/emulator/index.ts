@@ -10,3 +10,4 @@ export { ENDPOINT_URL_RULES } from './endpoint-url-rules.js';
 export { sampleInput } from './sample-input.js';
 export type { HeldEndpointSpec } from './held-endpoint.js';
 export type { ApprovalRequest, ApproveOptions, ApprovedRunFault } from './approvals.js';
+export { parseTunnelDomain, tunnelDomainResolver, tunnelHostUrl, TUNNEL_DOMAIN_FORM, type TunnelDomain } from './tunnel-domains.js';

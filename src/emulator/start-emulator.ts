@@ -135,7 +135,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       keys,
       registry,
       connectRate: createRateLimiter(limits.connectRate, now),
-      extensions: createEmulatorRoutes({ registry, approvals }),
+      extensions: createEmulatorRoutes({ registry, approvals, caller }),
       logger,
     }),
   );

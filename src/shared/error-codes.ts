@@ -148,7 +148,10 @@ const OWN_CODES = [
   'median_timeout',
   // emulator
   'emulator_listen_failed',
+  'emulator_not_running',
+  'invalid_tunnel_domain',
   'not_found',
+  'tool_call_failed',
   // inspector (the browser page's server)
   'body_too_large',
   'inspector_host_refused',

@@ -1,6 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { ensurePrivateDir, writeFileAtomic } from '../../shared/private-files.js';
 import { fileURLToPath } from 'node:url';
 import { resolveStartConfig } from '../../config/index.js';
@@ -12,6 +12,7 @@ import { createCliLogger } from '../cli-logger.js';
 import { runDaemonInForeground } from '../foreground-daemon.js';
 import { VERSION } from '../version.js';
 import { findFreePort } from '../../shared/free-port.js';
+import { cliCommandLine, shellWord } from '../command-line.js';
 
 /** The compiled example route (dist/examples/…), next to this file's dist/src/cli/commands/. */
 const EXAMPLE_ROUTE = fileURLToPath(new URL('../../../examples/tools-route/server.js', import.meta.url));
@@ -37,18 +38,6 @@ async function writeDemoEnvFile(dataDir: string, envFile: string, values: { key:
     `# median-dev demo: this run's emulator and its throwaway key (not a real Median key)\nMEDIAN_KEY=${values.key}\nMEDIAN_API_URL=${values.apiUrl}\n`,
     { mode: 0o600 },
   );
-}
-
-/** How the user ran us: `median-dev` from a bin, else `node <path to main.js>` (npm run demo in a clone). */
-function cliCommandLine(io: CliIo): string {
-  const script = process.argv[1] ?? '';
-  if (/median-dev(\.cmd|\.js)?$/.test(basename(script))) return 'median-dev';
-  return `node ${shellWord(relative(io.cwd, fileURLToPath(new URL('../main.js', import.meta.url))))}`;
-}
-
-/** A path as one shell word. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./\\-]+$/.test(text) ? text : `"${text.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
 export async function runDemo(options: Record<string, unknown>, io: CliIo): Promise<void> {

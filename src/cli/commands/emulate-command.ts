@@ -1,24 +1,60 @@
+import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { safeJson } from '../../shared/output-sanitiser.js';
-import { startEmulator, type Emulator } from '../../emulator/index.js';
+import { parseTunnelDomain, startEmulator, tunnelDomainResolver, type Emulator, type TunnelDomain } from '../../emulator/index.js';
+import { DEFAULTS, dataDirError } from '../../config/index.js';
 import type { Endpoint } from '../../median/index.js';
-import { UserError, codeOf, errorCode } from '../../shared/errors.js';
+import { UserError, codeOf, errorCode, isMedianDevError } from '../../shared/errors.js';
 import { keyFingerprint } from '../../median/index.js';
-import { writeLine, type CliIo } from '../cli-io.js';
+import type { CliIo } from '../cli-io.js';
+import { printEmulateBanner } from '../emulate-banner.js';
+import { readEmulatorEnv, writeEmulatorEnv } from '../emulator-env-file.js';
+
+/** `--data-dir`, else MEDIAN_DEV_DIR, else ./.median-dev: the same data dir `start` uses. */
+export function emulatorDataDir(options: Record<string, unknown>, io: CliIo): string {
+  const dir = typeof options.dataDir === 'string' ? options.dataDir : (io.env.MEDIAN_DEV_DIR ?? DEFAULTS.dataDir);
+  return isAbsolute(dir) ? dir : resolvePath(io.cwd, dir);
+}
+
+function tunnelDomains(value: unknown): TunnelDomain[] {
+  const texts = Array.isArray(value) ? value.map(String) : [];
+  return texts.map((text) => {
+    try {
+      return parseTunnelDomain(text);
+    } catch (error) {
+      if (isMedianDevError(error)) throw new UserError(error.code, error.message, { exitCode: 2 });
+      throw error;
+    }
+  });
+}
 
 export async function runEmulate(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const portText = String(options.port ?? '4100');
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
     throw new UserError('invalid_port', `--port must be a whole number from 0 to 65535, not "${portText}".`, { exitCode: 2 });
   }
-  const key = io.env.MEDIAN_KEY || undefined;
-  const emulator = await startEmulator({ port: Number(portText), ...(key ? { key } : {}) }).catch((error: unknown) => {
-    if (errorCode(error) === 'EADDRINUSE') {
+  const domains = tunnelDomains(options.tunnelDomain);
+  const dataDir = emulatorDataDir(options, io);
+  const envKey = io.env.MEDIAN_KEY || undefined;
+  // The key this data dir's last emulator made, so env files written for it stay right.
+  const keptKey = envKey ? undefined : (await readEmulatorEnv(dataDir)).key;
+  const key = envKey ?? keptKey;
+  const emulator = await startEmulator({
+    port: Number(portText),
+    ...(key ? { key } : {}),
+    ...(domains.length > 0 ? { resolve: tunnelDomainResolver(domains) } : {}),
+  }).catch((error: unknown) => {
+    if (errorCode(error) === 'EADDRINUSE' || errorCode(error) === 'port_in_use') {
       throw new UserError('port_in_use', `Port ${portText} on 127.0.0.1 is taken.`, { hint: 'Pass --port 0 for any free port.' });
     }
     throw error;
   });
   let held: Endpoint[];
+  let envFile: string;
   try {
+    // A key from the environment may be a real one: it never goes into the file.
+    envFile = await writeEmulatorEnv(dataDir, { apiUrl: emulator.url, ...(envKey ? {} : { key: emulator.key }) }).catch((error: unknown) => {
+      throw dataDirError(error, dataDir) ?? error;
+    });
     held = await holdEndpoints(emulator, options);
   } catch (error) {
     await emulator.close();
@@ -32,16 +68,19 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
     });
   });
   if (options.json === true) {
-    io.stdout.write(`${safeJson({ event: 'emulator', at: new Date().toISOString(), url: emulator.url, ...(key ? { keyFingerprint: keyFingerprint(key) } : { key: emulator.key }), held: held.map((e) => ({ id: e.id, url: e.url, status: e.status, tools: e.tools.map((t) => t.name) })) })}\n`);
+    io.stdout.write(
+      `${safeJson({
+        event: 'emulator',
+        at: new Date().toISOString(),
+        url: emulator.url,
+        ...(envKey ? { keyFingerprint: keyFingerprint(envKey) } : { key: emulator.key }),
+        envFile,
+        tunnelDomains: domains,
+        held: held.map((e) => ({ id: e.id, url: e.url, status: e.status, tools: e.tools.map((t) => t.name) })),
+      })}\n`,
+    );
   } else {
-    writeLine(io.stdout, `Median emulator listening on ${emulator.url}`);
-    writeLine(io.stdout, '');
-    writeLine(io.stdout, `  MEDIAN_API_URL=${emulator.url}`);
-    // A key from the environment may be a real one: never print it.
-    writeLine(io.stdout, key ? `  MEDIAN_KEY: yours from the environment (${keyFingerprint(key)})` : `  MEDIAN_KEY=${emulator.key}   (made for this run; set MEDIAN_KEY to choose one)`);
-    for (const e of held) writeLine(io.stdout, `  holds ${e.url} (${e.tools.map((t) => t.name).join(', ')}): ${e.status}${e.error ? ` — ${e.error}` : ''}`);
-    writeLine(io.stdout, '');
-    writeLine(io.stdout, 'Point a route at it with MEDIAN_API_URL, or run `median-dev start --median-api <url>`. Ctrl-C stops it.');
+    printEmulateBanner(io, { url: emulator.url, key: emulator.key, isKeyFromEnv: envKey !== undefined, isKeyKept: keptKey !== undefined, envFile, dataDir, domains, held });
   }
   await stopped;
   await emulator.close();
