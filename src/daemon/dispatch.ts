@@ -4,7 +4,7 @@ import type { ControlCommand, DaemonFact, NewDaemonEvent } from '../events/index
 import { keyFingerprint } from '../median/index.js';
 import { MedianDevError, errorCode } from '../shared/errors.js';
 import type { ChildRestartPolicy } from './child-restart-policy.js';
-import { startHealProgress, type HealProgress } from './heal-progress.js';
+import { createHealProgress, type HealProgress } from './heal-progress.js';
 import type { KeyRotation } from './key-rotation.js';
 import type { SerialQueue } from './serial-queue.js';
 import type { ToolsUrlWriter } from './tools-url-writer.js';
@@ -51,7 +51,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
   /** SPEC §2.1: a new public URL reaches the env file, then the dev server, then Median. */
   /** Each step is also a `heal` event (changing → connecting → syncing → done): clients show where the heal is. */
   async function healTo(url: string): Promise<void> {
-    const heal = startHealProgress(url, emit);
+    const heal = createHealProgress(url, emit);
     let isSynced = false;
     try {
       if (url !== parts.toolsUrl.current()) heal.step('changing');

@@ -13,7 +13,7 @@ export interface HealProgress {
  * `--json` readers never show "endpoint synced" for the old URL while the
  * endpoint is being moved to `url`.
  */
-export function startHealProgress(url: string, emit: (event: NewDaemonEvent) => void, now: () => number = Date.now): HealProgress {
+export function createHealProgress(url: string, emit: (event: NewDaemonEvent) => void, now: () => number = Date.now): HealProgress {
   const startedAt = now();
   const said = new Set<HealState>();
   let isOver = false;

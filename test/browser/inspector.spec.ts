@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { connectToDaemon } from '../../src/control/index.js';
 import type { CallPage } from '../../src/events/inspector-api.js';
-import { useTempDir } from '../helpers/e2e-world.js';
+import { useTempDir, waitForEventAfter } from '../helpers/e2e-world.js';
 import { useBrowser } from '../helpers/use-browser.js';
 import { useDemo, type DemoRun } from '../helpers/use-demo.js';
 import { useHttpServer } from '../helpers/use-http-server.js';
@@ -193,6 +194,32 @@ describe('the browser inspector, in Chromium against the demo', () => {
     // The POSTs reached the server and were refused: no replay happened.
     const replays = await apiFromPage<CallPage>(page, `/api/calls?filter=${encodeURIComponent('is:replay')}`);
     expect(replays.total).toBe(0);
+  });
+
+  it('shows the heal after a hostname change under way in the endpoint pill (its state → the new URL), then synced', async () => {
+    const { demo, page, pageErrors } = await openInspector();
+    // Every text the endpoint pill shows from now on (the live channel redraws it on each status).
+    await page.evaluate(`(() => {
+      const seen = (globalThis.endpointTexts = []);
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="endpoint"]')?.textContent ?? '';
+        if (seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    })()`);
+    const control = await connectToDaemon(demo.dataDir);
+    onTestFinished(() => control.close());
+    const mark = demo.cli.events().length;
+    await control.send({ command: 'simulate-hostname-change' });
+    const done = await waitForEventAfter(demo.cli, mark, 'heal', { state: 'done' }, 30_000);
+
+    const newUrl = done.url as string;
+    const texts = () => page.evaluate('globalThis.endpointTexts') as Promise<string[]>;
+    await expect.poll(async () => (await texts()).at(-1), { timeout: 10_000 }).toBe('endpoint synced');
+    const underWay = (await texts()).filter((text) => / → /.test(text));
+    expect(underWay.length).toBeGreaterThan(0);
+    const states = ['changing', 'connecting', 'syncing'].map((state) => `endpoint ${state} → ${newUrl}`);
+    for (const text of underWay) expect(states).toContain(text);
+    expect(pageErrors).toEqual([]);
   });
 
   it('answers 421 to a page under another host name (DNS rebinding)', async () => {

@@ -67,10 +67,22 @@ describe('median-dev start: no tunnel, the dev server anyway', () => {
     expect(eventsOf(cli, 'local-only')).toHaveLength(1);
 
     await bringTunnelServerUp(world, port, domain);
-    const synced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 30_000);
-    const toolsUrl = synced.url as string;
+    const done = await cli.waitForEvent((e) => isEvent(e, 'heal', { state: 'done' }), 30_000);
+    expect(done).toMatchObject({ synced: true });
+    const toolsUrl = done.url as string;
     expect(await readFile(world.envFile, 'utf8')).toBe(`MEDIAN_KEY=${world.emulator.key}\nMEDIAN_TOOLS_URL=${toolsUrl}\n`);
-    // The dev server had no URL: it restarts once, with it.
+    // The URL order once the tunnel opened: the env file, the dev server (it had no URL: restarted once, with it), its route, the endpoint.
+    const opened = cli.events().findIndex((e) => isEvent(e, 'tunnel', { state: 'open' }));
+    expect(trail(cli.events().slice(opened))).toEqual([
+      `heal changing ${toolsUrl}`,
+      `tools-url ${toolsUrl}`,
+      'child running',
+      `heal connecting ${toolsUrl}`,
+      `heal syncing ${toolsUrl}`,
+      `endpoint connected ${toolsUrl}`,
+      `endpoint synced ${toolsUrl}`,
+      `heal done ${toolsUrl}`,
+    ]);
     expect(childPids(cli)).toHaveLength(2);
     expect(eventsOf(cli, 'local-only')).toHaveLength(1);
     expect(await world.api.listEndpoints()).toEqual([expect.objectContaining({ url: toolsUrl, status: 'synced' })]);

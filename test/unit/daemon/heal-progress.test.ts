@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import type { NewDaemonEvent } from '../../../src/events/index.js';
+import { createHealProgress } from '../../../src/daemon/heal-progress.js';
+
+const URL = 'https://brave-lynx.loca.lt/api/median';
+
+function track(): { events: NewDaemonEvent[]; clock: { now: number }; progress: ReturnType<typeof createHealProgress> } {
+  const events: NewDaemonEvent[] = [];
+  const clock = { now: 1_000 };
+  return { events, clock, progress: createHealProgress(URL, (e) => events.push(e), () => clock.now) };
+}
+
+describe('the progress of one heal', () => {
+  it('says each state once, then done once with the time since it was created', () => {
+    const { events, clock, progress } = track();
+    progress.step('changing');
+    progress.step('changing');
+    progress.step('syncing');
+    clock.now = 3_500;
+    progress.end(true);
+    progress.end(false);
+    progress.step('connecting');
+    expect(events).toEqual([
+      { event: 'heal', state: 'changing', url: URL },
+      { event: 'heal', state: 'syncing', url: URL },
+      { event: 'heal', state: 'done', url: URL, durationMs: 2_500, synced: true },
+    ]);
+  });
+
+  it('a heal that took no step (same URL, nothing to wait for, nothing to sync) says nothing at all', () => {
+    const { events, progress } = track();
+    progress.end(false);
+    expect(events).toEqual([]);
+  });
+});
