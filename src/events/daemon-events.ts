@@ -117,6 +117,15 @@ export interface DaemonSnapshot {
   records: CallRecord[];
 }
 
+/**
+ * The tunnel never gave a URL this run, and the dev server runs anyway (the
+ * `local-only` case): the TUI header and the inspector say it can be used
+ * locally meanwhile.
+ */
+export function isDevServerLocalOnly(state: Pick<DaemonSnapshot, 'tunnel' | 'toolsUrl' | 'child'>): boolean {
+  return state.tunnel.state !== 'open' && state.toolsUrl === null && (state.child.state === 'running' || state.child.state === 'starting');
+}
+
 /** Commands a client sends over the control channel. */
 export type ControlCommand =
   | { command: 'replay'; toolCallId: string; newId?: boolean; input?: unknown; atOffsetMs?: number; confirmed?: boolean }

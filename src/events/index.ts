@@ -1,4 +1,5 @@
 export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand, NewDaemonEvent, HealState, HealUnderWay } from './daemon-events.js';
+export { isDevServerLocalOnly } from './daemon-events.js';
 export { errorEvent } from './error-event.js';
 export { commandErrorOf, type CommandError } from './command-error.js';
 export type { DaemonFact, DaemonFactType, DaemonFactOf } from './daemon-facts.js';

@@ -1,3 +1,4 @@
+import { isDevServerLocalOnly } from '../events/index.js';
 import { plainText, seg, type Color, type StyledLine } from './styled-text.js';
 import { rowCount, type TuiState } from './tui-state.js';
 
@@ -30,6 +31,8 @@ export function headerLines(state: TuiState): StyledLine[] {
     first.push(seg(`● ${tunnel.state}`, TUNNEL_COLORS[tunnel.state]));
     if (tunnel.url) first.push(seg(` ${tunnel.url}`, undefined, { bold: true }));
     if (tunnel.reason && tunnel.state !== 'open') first.push(seg(` (${tunnel.reason})`, 'gray'));
+    // No tunnel URL yet, and the dev server runs anyway: it can be used locally meanwhile.
+    if (isDevServerLocalOnly(daemon)) first.push(seg(' · dev server runs locally; the tunnel URL and the endpoint follow', 'yellow'));
     if (daemon.proxyUrl) first.push(seg(` → ${daemon.proxyUrl}`, 'gray'));
     if (daemon.inspectorUrl) first.push(SEPARATOR, seg('inspector '), seg(daemon.inspectorUrl, 'cyan'));
   }

@@ -1,3 +1,4 @@
+import { isDevServerLocalOnly } from '../../events/daemon-events.js';
 import type { InspectorStatus, TimelineEntry } from '../../events/inspector-api.js';
 import { formatDuration } from '../../tui/format-row.js';
 import { el } from '../dom.js';
@@ -42,7 +43,7 @@ export function createStatusView(): { element: HTMLElement; draw(state: Inspecto
         el(
           'table',
           { class: 'headers' },
-          row('tunnel', el('span', { class: daemon.tunnel.state === 'open' ? 'c-green' : 'c-yellow' }, daemon.tunnel.state), ` ${daemon.tunnel.url ?? ''}`, daemon.tunnel.reason ? ` (${daemon.tunnel.reason})` : ''),
+          row('tunnel', el('span', { class: daemon.tunnel.state === 'open' ? 'c-green' : 'c-yellow' }, daemon.tunnel.state), ` ${daemon.tunnel.url ?? ''}`, daemon.tunnel.reason ? ` (${daemon.tunnel.reason})` : '', isDevServerLocalOnly(daemon) ? el('div', { class: 'c-yellow', data: { testid: 'local-only' } }, 'The dev server runs locally meanwhile; the tunnel URL and the endpoint follow once the tunnel opens.') : ''),
           row('MEDIAN_TOOLS_URL', daemon.toolsUrl ?? '—'),
           daemon.heal ? healRow(daemon.heal, daemon.endpoint) : row('endpoint', daemon.endpoint ? el('span', { class: `c-${endpointColor(daemon.endpoint.status)}`, data: { testid: 'endpoint-state' } }, daemon.endpoint.status) : 'none yet', daemon.endpoint ? ` ${daemon.endpoint.id} ${daemon.endpoint.url}` : '', daemon.endpoint?.error ? el('div', { class: 'c-red' }, daemon.endpoint.error) : ''),
           row('child', `${daemon.child.state}${daemon.child.pid ? ` (pid ${daemon.child.pid})` : ''}${daemon.child.command ? `: ${daemon.child.command}` : ''}`),

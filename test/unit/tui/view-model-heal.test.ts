@@ -43,3 +43,18 @@ describe('the TUI header during a heal', () => {
     expect(state.flash).toEqual({ text: 'The dev server runs without a tunnel, without MEDIAN_TOOLS_URL.', level: 'warn' });
   });
 });
+
+describe('the TUI header without a tunnel', () => {
+  const local = (overrides: Parameters<typeof makeSnapshot>[1]) =>
+    formatHeader(run(initialState({ width: 200, height: 30 }), { type: 'snapshot', snapshot: makeSnapshot([], { tunnel: { state: 'down', url: null, reason: 'connect ECONNREFUSED' }, toolsUrl: null, endpoint: null, ...overrides }) }));
+
+  it('says the dev server runs locally while the tunnel never opened and it runs', () => {
+    expect(local({})).toContain('dev server runs locally; the tunnel URL and the endpoint follow');
+  });
+
+  it('says nothing of the kind once the tunnel gave a URL, or with no dev server running', () => {
+    expect(local({ toolsUrl: 'https://calm-otter.loca.lt/api/median' })).not.toContain('runs locally');
+    expect(local({ child: { state: 'none' } })).not.toContain('runs locally');
+    expect(local({ tunnel: { state: 'open', url: 'https://calm-otter.loca.lt' } })).not.toContain('runs locally');
+  });
+});
