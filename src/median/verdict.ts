@@ -45,7 +45,12 @@ function notAnswering(callError: string, warnings: VerdictWarning[] = []): Verdi
 
 /** The first `max` characters, as the agent reads them. */
 function cut(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
+  return text.slice(0, max);
+}
+
+/** A number that is not NaN or ±Infinity (whatever a record on disk holds). */
+function isFiniteNumber(value: unknown): value is number {
+  return Number.isFinite(value);
 }
 
 function hintWarnings(result: Json): VerdictWarning[] {
@@ -132,9 +137,7 @@ function judgeBody(json: unknown, limits: VerdictLimits, warnings: VerdictWarnin
   return verdict('answered', cut(text, limits.agentReadChars), warnings);
 }
 
-function errorDetail(body: AnswerFacts['body']): string | undefined {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut only; parseJsonBody reports a missing body as not JSON.
-  if (body === null || body === undefined) return undefined;
+function errorDetail(body: string | Uint8Array): string | undefined {
   const parsed = parseJsonBody(body);
   // Stryker disable next-line ConditionalExpression: a shortcut only; a failed parse has no value, and no value has no envelope.
   if (!parsed.ok) return undefined;
@@ -151,7 +154,7 @@ function judge(facts: AnswerFacts, limits: VerdictLimits): Verdict {
   const failure = facts.failure;
   const duration = typeof facts.durationMs === 'number' ? facts.durationMs : Number.NaN;
 
-  if (failure === 'timeout' || failure === 'connection' || typeof status !== 'number' || !Number.isFinite(status)) {
+  if (failure === 'timeout' || failure === 'connection' || !isFiniteNumber(status)) {
     return notAnswering(CALL_MESSAGES.noAnswerInTime);
   }
   if (duration > limits.timeoutMs) return notAnswering(CALL_MESSAGES.noAnswerInTime);
@@ -167,23 +170,17 @@ function judge(facts: AnswerFacts, limits: VerdictLimits): Verdict {
   // Redirects are never followed, whatever the body.
   if (status >= 300 && status < 400) return notAnswering(CALL_MESSAGES.redirected, warnings);
 
-  const body = facts.body === null || facts.body === undefined ? null : facts.body;
-  const bodyIsReadable = body === null || typeof body === 'string' || body instanceof Uint8Array;
-  const size = Math.max(
-    typeof facts.bodySize === 'number' && Number.isFinite(facts.bodySize) ? facts.bodySize : 0,
-    body !== null && bodyIsReadable ? bodyByteLength(body) : 0,
-  );
+  // No body (null or missing) and a body of another type are alike: nothing to read.
+  const body = facts.body;
+  const bodyIsReadable = typeof body === 'string' || body instanceof Uint8Array;
+  const size = Math.max(isFiniteNumber(facts.bodySize) ? facts.bodySize : 0, bodyIsReadable ? bodyByteLength(body) : 0);
   if (failure === 'too-large' || size > limits.maxAnswerBytes) return notAnswering(CALL_MESSAGES.tooMuch, warnings);
 
-  if (status < 200 || status >= 300) {
+  // (3xx was answered above.)
+  if (status < 200 || status >= 400) {
     const detail = bodyIsReadable ? errorDetail(body) : undefined;
     const callError = CALL_MESSAGES.answeredStatus(status, detail);
-    if (
-      status === 400 &&
-      // Stryker disable next-line ConditionalExpression: narrows the type only; parseJsonBody reports a missing body as not JSON.
-      body !== null &&
-      bodyIsReadable
-    ) {
+    if (status === 400 && bodyIsReadable) {
       const parsed = parseJsonBody(body);
       const envelope = parsed.ok ? parseErrorEnvelope(parsed.value) : undefined;
       if (envelope?.code === 'invalid_input') {
@@ -194,7 +191,8 @@ function judge(facts: AnswerFacts, limits: VerdictLimits): Verdict {
     return notAnswering(callError, warnings);
   }
 
-  if (body === null || !bodyIsReadable) return notAnswering(CALL_MESSAGES.notJson, warnings);
+  // Stryker disable next-line ConditionalExpression: narrows the type only; parseJsonBody reports a missing or unreadable body as not JSON too.
+  if (!bodyIsReadable) return notAnswering(CALL_MESSAGES.notJson, warnings);
   const parsed = parseJsonBody(body);
   if (!parsed.ok) return notAnswering(CALL_MESSAGES.notJson, warnings);
   return judgeBody(parsed.value, limits, warnings);
@@ -219,7 +217,8 @@ function judge(facts: AnswerFacts, limits: VerdictLimits): Verdict {
  */
 export function judgeAnswer(facts: AnswerFacts, limits: VerdictLimits = MEDIAN_CALL_LIMITS): Verdict {
   try {
-    if (typeof facts !== 'object' || facts === null) return notAnswering(CALL_MESSAGES.noAnswerInTime);
+    // Facts that are no object at all have no status either: judge() answers them the same way.
+    if (facts === null || facts === undefined) return notAnswering(CALL_MESSAGES.noAnswerInTime);
     return judge(facts, limits ?? MEDIAN_CALL_LIMITS);
   } catch {
     // Judging must never break the proxy; an answer we cannot even read is

@@ -128,7 +128,7 @@ describe('checkManifest', () => {
     ],
     ['21 fields', manifest([tool('a', { inputSchema: schemaWith(21) })]), 'tools[0].inputSchema has 21 fields, and the most a tool can take is 20.'],
     ['schema of 8001 characters', manifest([tool('a', { inputSchema: schemaOfLength(8001) })]), 'tools[0].inputSchema is over 8000 characters.'],
-  ])('%s → %s', (_label, json, message) => {
+  ])('%s', (_label, json, message) => {
     expect(checkManifest(json).map((p) => p.message)).toContain(message);
     expect(checkManifest(json)[0]?.message).toBe(message);
   });

@@ -100,7 +100,7 @@ describe('judgeAnswer: kinds', () => {
     ['an empty 200', facts(200, ''), 'not-answering', NOT_ANSWERING, 'The endpoint did not answer with JSON.'],
     ['200 with neither result nor error', facts(200, { data: 1 }), 'not-answering', NOT_ANSWERING, 'The endpoint answered without a result or an error.'],
     ['200 with a JSON array', facts(200, [1]), 'not-answering', NOT_ANSWERING, 'The endpoint answered without a result or an error.'],
-  ])('%s → %s', (_label, input, kind, agentSees, callError) => {
+  ])('%s', (_label, input, kind, agentSees, callError) => {
     const verdict = judgeAnswer(input);
     expect(verdict.kind).toBe(kind);
     expect(verdict.agentSees).toBe(agentSees);
@@ -140,7 +140,7 @@ describe('judgeAnswer: warnings and edges', () => {
     ['answered in 7,999 ms', facts(200, { result: 1 }, { durationMs: 7_999 }), []],
     ['answered in 8,000 ms', facts(200, { result: 1 }, { durationMs: 8_000 }), ['near_timeout']],
     ['answered in exactly 10,000 ms', facts(200, { result: 1 }, { durationMs: 10_000 }), ['near_timeout']],
-  ])('%s → %j', (_label, input, expected) => {
+  ])('%s', (_label, input, expected) => {
     expect(codes(input)).toEqual(expected);
   });
 
@@ -165,7 +165,7 @@ describe('judgeAnswer: warnings and edges', () => {
     ['a recorded body cut short, full size exactly 100 KB', facts(200, '{"result":1}', { bodySize: 102_400 }), 'answered'],
     ['a recorded body cut short, full size 100 KB + 1', facts(200, '{"result":1}', { bodySize: 102_401 }), 'not-answering'],
     ['a 500 over 100 KB', facts(500, resultBodyOfBytes(102_401)), 'not-answering'],
-  ])('%s → %s', (_label, input, kind) => {
+  ])('%s', (_label, input, kind) => {
     const verdict = judgeAnswer(input);
     expect(verdict.kind).toBe(kind);
     if (kind === 'not-answering') expect(verdict.callError).toBe('The endpoint answered with too much to read.');
@@ -244,6 +244,7 @@ describe('judgeAnswer: answers that never came', () => {
 
   it.each<[string, unknown]>([
     ['null', null],
+    ['undefined', undefined],
     ['a string', 'facts'],
     ['a number', 200],
   ])('facts that are %s → not answering in time', (_label, input) => {
@@ -297,6 +298,9 @@ describe('judgeAnswer: bodies and sizes', () => {
     ['an array result with a refusal-looking element', facts(200, { result: [{ ok: false }] }), ['answered', '[{"ok":false}]', undefined, []]],
     ['a numeric bodySize that is not finite', facts(200, { result: 1 }, { bodySize: Number.POSITIVE_INFINITY }), ['answered', '1', undefined, []]],
     ['a bodySize that is not a number', facts(200, { result: 1 }, { bodySize: '999999' as unknown as number }), ['answered', '1', undefined, []]],
+    // A duration read from disk as text is no duration: neither over the limit nor near it.
+    ['a duration that is text, not a number', facts(200, { result: 1 }, { durationMs: '20000' as unknown as number }), ['answered', '1', undefined, []]],
+    ['a duration that is infinite', facts(200, { result: 1 }, { durationMs: Number.POSITIVE_INFINITY }), ['not-answering', NOT_ANSWERING, NO_ANSWER, []]],
     ['a too-large failure on a small body', facts(200, { result: 1 }, { failure: 'too-large' }), ['not-answering', NOT_ANSWERING, 'The endpoint answered with too much to read.', []]],
     ['a bodySize smaller than the body received: the body counts', facts(200, resultBodyOfBytes(102_401), { bodySize: 5 }), ['not-answering', NOT_ANSWERING, 'The endpoint answered with too much to read.', []]],
     ['an unreadable body with a bodySize over the limit', facts(200, null, { body: 42 as unknown as string, bodySize: 102_401 }), ['not-answering', NOT_ANSWERING, 'The endpoint answered with too much to read.', []]],
