@@ -149,6 +149,23 @@ describe('the blessed screen', () => {
     expect(rows.join('\n')).toContain('lookup_order');
   });
 
+  it('shows the inspector URL in its header, from the snapshot and when the daemon announces it', async () => {
+    const tty = fakeTty(160, 24);
+    const { tui } = start(tty);
+    tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([makeRecord()]) });
+    await waitFor(() => expect(tty.plain()).toContain('lookup_order'));
+    expect(tui.screenText()[0]).not.toContain('inspector');
+
+    tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([makeRecord()], { inspectorUrl: 'http://127.0.0.1:4040' }) });
+    // Written to the terminal (blessed moves the cursor over blank cells, so only the URL is in one piece there).
+    await waitFor(() => expect(tty.plain()).toContain('http://127.0.0.1:4040'));
+    expect(tui.screenText()[0]).toContain('│  inspector http://127.0.0.1:4040');
+
+    // A daemon that moved to a free port says so; the header follows.
+    tui.dispatch({ type: 'event', event: { event: 'inspector', at: new Date().toISOString(), url: 'http://127.0.0.1:40411' } });
+    await waitFor(() => expect(tui.screenText()[0]).toContain('inspector http://127.0.0.1:40411'));
+  });
+
   it('quits on q and on Ctrl-C', async () => {
     const tty = fakeTty(80, 24);
     const { effects } = start(tty);
