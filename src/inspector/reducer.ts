@@ -54,10 +54,11 @@ export function reduce(state: InspectorState, action: InspectorAction): Inspecto
     case 'filter-applied': {
       const filter = state.list.draft.trim();
       if (filter === state.list.filter) return state;
-      return { ...state, list: { ...state.list, filter, total: 0, rows: new Map(), generation: state.list.generation + 1, isFollowing: true, error: null } };
+      return { ...state, list: { ...state.list, filter, total: 0, rows: new Map(), generation: state.list.generation + 1, isFollowing: true, pausedAtTotal: null, error: null } };
     }
     case 'list-scrolled':
-      return state.list.isFollowing === action.isAtTop ? state : { ...state, list: { ...state.list, isFollowing: action.isAtTop } };
+      if (state.list.isFollowing === action.isAtTop) return state;
+      return { ...state, list: { ...state.list, isFollowing: action.isAtTop, pausedAtTotal: action.isAtTop ? null : state.list.total } };
     case 'row-selected':
       if (state.selectedId === action.id && state.detail) return state;
       return { ...state, selectedId: action.id, detail: { id: action.id, record: null, error: null, curl: null } };

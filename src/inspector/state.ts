@@ -35,6 +35,8 @@ export interface ListState {
   generation: number;
   /** The list stays on the newest call until the user scrolls away (tail -f). */
   isFollowing: boolean;
+  /** `total` when the user scrolled away (the calls above since: total - pausedAtTotal), else null. */
+  pausedAtTotal: number | null;
   error: { code: string; message: string } | null;
 }
 
@@ -75,7 +77,7 @@ export function initialState(): InspectorState {
     live: 'connecting',
     status: null,
     tab: 'calls',
-    list: { filter: '', draft: '', total: 0, recorded: 0, rows: new Map(), generation: 0, isFollowing: true, error: null },
+    list: { filter: '', draft: '', total: 0, recorded: 0, rows: new Map(), generation: 0, isFollowing: true, pausedAtTotal: null, error: null },
     selectedId: null,
     detail: null,
     replay: null,
@@ -102,6 +104,11 @@ export function firstMissing(list: ListState, from: number, to: number): number 
     if (!list.rows.has(positionAt(list, index))) return index;
   }
   return undefined;
+}
+
+/** Calls that came in above the rows in view since the user scrolled away. */
+export function newSincePaused(list: ListState): number {
+  return list.pausedAtTotal === null ? 0 : Math.max(0, list.total - list.pausedAtTotal);
 }
 
 export function needsConfirmation(risk: string | null | undefined): boolean {

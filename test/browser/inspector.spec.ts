@@ -1,67 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { connectToDaemon } from '../../src/control/index.js';
 import type { CallPage } from '../../src/events/inspector-api.js';
 import { useTempDir, waitForEventAfter } from '../helpers/e2e-world.js';
-import { useBrowser } from '../helpers/use-browser.js';
-import { useDemo, type DemoRun } from '../helpers/use-demo.js';
+import { LIST_ROWS, apiFromPage, filterBy, openFirstCall, openInspector, topRowId, visibleTools } from '../helpers/inspector-page.js';
 import { useHttpServer } from '../helpers/use-http-server.js';
 
-const LIST_ROWS = '[data-testid="call-list"] .row[data-id]';
 /** With MEDIAN_DEV_SCREENSHOTS=1 the README's screenshots are written to docs/; else to a temp folder. */
 const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
-
-interface Opened {
-  demo: DemoRun;
-  page: Page;
-  pageErrors: string[];
-}
-
-/** The demo, a fresh Chromium, and the inspector opened with the printed one-time link. */
-async function openInspector(): Promise<Opened> {
-  const demo = await useDemo();
-  const context = await useBrowser();
-  const page = await context.newPage();
-  const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('dialog', (dialog) => {
-    pageErrors.push(`a dialog opened: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  await page.goto(demo.link);
-  await page.waitForSelector(LIST_ROWS, { timeout: 20_000 });
-  return { demo, page, pageErrors };
-}
-
-const topRowId = (page: Page) => page.$eval(LIST_ROWS, (row) => (row as unknown as { dataset: { id?: string } }).dataset.id ?? '');
-const visibleTools = (page: Page) => page.$$eval(`${LIST_ROWS} .tool`, (cells) => cells.map((cell) => cell.textContent ?? ''));
-
-/** The inspector's own API, asked from its own page (same origin, its session). */
-function apiFromPage<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => (await fetch(p)).json(), path) as Promise<T>;
-}
-
-async function filterBy(page: Page, text: string): Promise<void> {
-  await page.fill('[data-testid="filter"]', text);
-  await page.press('[data-testid="filter"]', 'Enter');
-}
-
-/** Filters to `filter`, waits for a matching row and opens it. */
-async function openFirstCall(page: Page, filter: string): Promise<string> {
-  await filterBy(page, filter);
-  // The list may still show the unfiltered rows for a moment: take the id from the inspector's own
-  // answer to the filter, then click that row once the page shows it.
-  let id = '';
-  const newestMatch = async (): Promise<string> =>
-    (id = (await apiFromPage<CallPage>(page, `/api/calls?filter=${encodeURIComponent(filter)}`)).rows[0]?.id ?? '');
-  await expect.poll(newestMatch, { timeout: 30_000 }).not.toBe('');
-  await page.click(`${LIST_ROWS}[data-id="${id}"]`, { timeout: 20_000 });
-  await page.waitForSelector('[data-testid="verdict"]');
-  return id;
-}
 
 describe('the browser inspector, in Chromium against the demo', () => {
   it('shows calls live: new ones appear on top without a reload, and the link leaves no token in the address bar', async () => {

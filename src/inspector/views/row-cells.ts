@@ -1,23 +1,65 @@
 import type { CallRow } from '../../events/inspector-api.js';
 import { formatClock, formatDuration, statusColor, verdictColor } from '../../tui/format-row.js';
-import { el } from '../dom.js';
+import { el, setText } from '../dom.js';
 
 /** The TUI's columns and colours: time, tool, call id, HTTP, verdict, ms, signature, replay. */
 export const COLUMN_TITLES = ['Time', 'Tool', 'Call id', 'HTTP', 'Verdict', 'ms', '✓', '↻'];
 
-export function rowElement(row: CallRow, isSelected: boolean): HTMLDivElement {
-  const isToolCall = row.kind === 'tool-call';
-  const signature = row.signature === 'valid' ? ['✓', 'green'] : row.signature === 'unchecked' ? ['·', 'gray'] : ['✗', 'red'];
-  return el(
-    'div',
-    { class: `row${isSelected ? ' selected' : ''}`, data: { id: row.id, verdict: row.verdict }, attrs: { role: 'row' } },
-    el('span', { class: 'c-gray' }, formatClock(row.receivedAt)),
-    el('span', { class: isToolCall ? 'tool' : 'c-gray' }, isToolCall ? (row.tool ?? '?') : `(${row.kind})`),
-    el('span', { class: 'c-gray mono' }, row.toolCallId),
-    el('span', { class: `c-${statusColor(row.status ?? undefined)}` }, row.status === null ? '—' : String(row.status)),
-    el('span', { class: `c-${verdictColor(row.verdict)}` }, row.verdict, row.warningCount > 0 ? el('span', { class: 'c-yellow', title: 'warnings' }, ' ⚠') : null),
-    el('span', { class: `num${(row.durationMs ?? 0) >= 8000 ? ' c-yellow' : ''}` }, formatDuration(row.durationMs)),
-    el('span', { class: `c-${signature[1]}`, title: row.signature }, signature[0]!),
-    el('span', { class: 'c-cyan', title: row.replayOf ? `replay of ${row.replayOf}` : '' }, row.replayOf ? '↻' : ''),
-  );
+/**
+ * One row of the list, made once and filled again as the list scrolls: a
+ * scroll step changes the text of a few cells, never makes or drops elements.
+ */
+export interface RowNode {
+  element: HTMLDivElement;
+  /** What it shows now: the row's id (and selection), '…' for a row still loading, '' for nothing. */
+  key: string;
+  fill(row: CallRow | undefined, isSelected: boolean): void;
+}
+
+/** Sets a cell's text and class only where they changed (no style work for what stays). */
+function put(cell: HTMLElement, text: string, className: string): void {
+  if (cell.className !== className) cell.className = className;
+  if (cell.textContent !== text) setText(cell, text);
+}
+
+export function createRowNode(): RowNode {
+  const [time, tool, id, status, verdict, warn, ms, signature, replay] = Array.from({ length: 9 }, () => el('span', {}));
+  const verdictCell = el('span', {}, verdict, warn);
+  warn!.title = 'warnings';
+  const element = el('div', { class: 'row', attrs: { role: 'row' } }, time, tool, id, status, verdictCell, ms, signature, replay);
+  const node: RowNode = {
+    element,
+    key: '',
+    fill(row, isSelected) {
+      const key = row ? `${row.id}${isSelected ? ':selected' : ''}` : '…';
+      if (key === node.key) return;
+      node.key = key;
+      if (!row) {
+        element.className = 'row loading';
+        delete element.dataset.id;
+        delete element.dataset.verdict;
+        for (const cell of [time, tool, id, status, verdict, warn, ms, signature, replay]) put(cell!, '', '');
+        put(time!, '…', 'c-gray');
+        return;
+      }
+      const isToolCall = row.kind === 'tool-call';
+      const sig = row.signature === 'valid' ? ['✓', 'green'] : row.signature === 'unchecked' ? ['·', 'gray'] : ['✗', 'red'];
+      element.className = `row${isSelected ? ' selected' : ''}`;
+      element.dataset.id = row.id;
+      element.dataset.verdict = row.verdict;
+      put(time!, formatClock(row.receivedAt), 'c-gray');
+      put(tool!, isToolCall ? (row.tool ?? '?') : `(${row.kind})`, isToolCall ? 'tool' : 'c-gray');
+      put(id!, row.toolCallId, 'c-gray mono');
+      put(status!, row.status === null ? '—' : String(row.status), `c-${statusColor(row.status ?? undefined)}`);
+      put(verdict!, row.verdict, '');
+      verdictCell.className = `c-${verdictColor(row.verdict)}`;
+      put(warn!, row.warningCount > 0 ? ' ⚠' : '', 'c-yellow');
+      put(ms!, formatDuration(row.durationMs), `num${(row.durationMs ?? 0) >= 8000 ? ' c-yellow' : ''}`);
+      put(signature!, sig[0]!, `c-${sig[1]}`);
+      signature!.title = row.signature;
+      put(replay!, row.replayOf ? '↻' : '', 'c-cyan');
+      replay!.title = row.replayOf ? `replay of ${row.replayOf}` : '';
+    },
+  };
+  return node;
 }

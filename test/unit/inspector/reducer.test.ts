@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reduce, type InspectorAction } from '../../../src/inspector/reducer.js';
 import { sideBySide } from '../../../src/inspector/side-by-side.js';
-import { initialState, rowAt, type InspectorState } from '../../../src/inspector/state.js';
+import { initialState, newSincePaused, rowAt, type InspectorState } from '../../../src/inspector/state.js';
 import { rowOf, type CallPage } from '../../../src/events/inspector-api.js';
 import { makeRecord } from '../../helpers/record-fixtures.js';
 
@@ -22,6 +22,24 @@ describe('the inspector view model', () => {
     expect([0, 1, 2, 3].map((i) => rowAt(state.list, i)?.id)).toEqual([d.id, c!.id, b!.id, a!.id]);
     // The same call again (a page asked for after it came) is not a second row.
     expect(reduce(state, { type: 'call-arrived', row: rowOf(d) })).toBe(state);
+  });
+
+  it('follows until the user scrolls away, counts the calls that came above since, and follows again at the top', () => {
+    let state = run([{ type: 'page-loaded', page: page([makeRecord(), makeRecord()], 0, 2), generation: 0 }]);
+    expect(state.list).toMatchObject({ isFollowing: true, pausedAtTotal: null });
+    state = reduce(state, { type: 'list-scrolled', isAtTop: false });
+    expect(state.list).toMatchObject({ isFollowing: false, pausedAtTotal: 2 });
+    // Scrolling further down changes nothing.
+    expect(reduce(state, { type: 'list-scrolled', isAtTop: false })).toBe(state);
+    state = run([{ type: 'call-arrived', row: rowOf(makeRecord()) }, { type: 'call-arrived', row: rowOf(makeRecord()) }], state);
+    expect(newSincePaused(state.list)).toBe(2);
+    expect(state.list.isFollowing).toBe(false);
+    state = reduce(state, { type: 'list-scrolled', isAtTop: true });
+    expect(state.list).toMatchObject({ isFollowing: true, pausedAtTotal: null });
+    expect(newSincePaused(state.list)).toBe(0);
+    // A new filter starts at the top, following.
+    state = run([{ type: 'list-scrolled', isAtTop: false }, { type: 'filter-typed', text: 'tool:x' }, { type: 'filter-applied' }], state);
+    expect(state.list).toMatchObject({ isFollowing: true, pausedAtTotal: null });
   });
 
   it('drops pages asked for under an older filter, and leaves a filtered list to the server', () => {
