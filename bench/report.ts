@@ -118,7 +118,7 @@ function inspectorChecks(i: InspectorBenchResult): TargetCheck[] {
       isMet: i.firstRowsMs < TARGETS.inspectorFirstPaintMs,
     },
     {
-      what: `inspector scroll step (${i.wheel.steps} wheel steps, ${i.page.steps} page steps: scroll event to the list redrawn and laid out)`,
+      what: `inspector scroll step (${i.wheel.steps} wheel steps, ${i.page.steps} page steps: the page's work, scroll listeners and the frame that redraws and lays out the list)`,
       target: `< ${TARGETS.inspectorScrollStepMs} ms`,
       measured: `p99 ${ms(Math.max(i.wheel.p99Ms, i.page.p99Ms), 1)} ms, max ${ms(Math.max(i.wheel.maxMs, i.page.maxMs), 1)} ms`,
       isMet: Math.max(i.wheel.p99Ms, i.page.p99Ms) < TARGETS.inspectorScrollStepMs,
@@ -324,8 +324,9 @@ export function formatReport(r: BenchResults): string {
         'the page in the system Chromium (headless, 1440×900), as bench/scenarios/inspector-paint.ts describes.',
       '',
       `- First paint: **${int(i.firstRowsMs)} ms** from opening the one-time link to the first call rows in the page (the browser's first-contentful-paint at ${i.firstContentfulPaintMs === null ? '—' : `${int(i.firstContentfulPaintMs)} ms`}).`,
-      `- Scroll steps, from the scroll event to the list redrawn and laid out: wheel (120 px) p50 ${ms(i.wheel.p50Ms, 1)} ms, p99 **${ms(i.wheel.p99Ms, 1)} ms**, max ${ms(i.wheel.maxMs, 1)} ms over ${i.wheel.steps}; ` +
+      `- Scroll steps, the page's work (scroll listeners, then the frame that redraws and lays out the list): wheel (120 px) p50 ${ms(i.wheel.p50Ms, 1)} ms, p99 **${ms(i.wheel.p99Ms, 1)} ms**, max ${ms(i.wheel.maxMs, 1)} ms over ${i.wheel.steps}; ` +
         `page p50 ${ms(i.page.p50Ms, 1)} ms, p99 **${ms(i.page.p99Ms, 1)} ms**, max ${ms(i.page.maxMs, 1)} ms over ${i.page.steps}.`,
+      `- From a wheel step's scroll event to its frame laid out (the work plus the wait for the next frame): p50 ${ms(i.wheelLatency.p50Ms, 1)} ms, p99 ${ms(i.wheelLatency.p99Ms, 1)} ms.`,
       `- A jump to the middle of the list: its rows shown after ${int(i.jumpMs)} ms (one page request).`,
     );
   }
