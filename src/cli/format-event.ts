@@ -45,12 +45,14 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
       return `${label(style, 'tunnel')}closed`;
     case 'tools-url':
       return `${label(style, 'env')}MEDIAN_TOOLS_URL=${event.url}${event.envFile ? style.dim(`  (written to ${event.envFile})`) : ''}`;
-    case 'heal':
+    case 'heal': {
+      const resumed = event.resumed ? ' (resumed: the dev server answers)' : '';
       if (event.state === 'done') {
         const took = event.durationMs === undefined ? '' : ` in ${seconds(event.durationMs)} s`;
-        return `${label(style, 'heal')}${event.synced ? style.green('done') : style.yellow('done, endpoint not synced')} ${event.url}${style.dim(took)}`;
+        return `${label(style, 'heal')}${event.synced ? style.green('done') : style.yellow('done, endpoint not synced')} ${event.url}${style.dim(`${took}${resumed}`)}`;
       }
-      return `${label(style, 'heal')}${style.yellow(event.state)} → ${event.url}${style.dim(`  (${HEAL_STEPS[event.state]})`)}`;
+      return `${label(style, 'heal')}${style.yellow(event.state)} → ${event.url}${style.dim(`  (${HEAL_STEPS[event.state]})${resumed}`)}`;
+    }
     case 'local-only':
       return `${label(style, 'tunnel')}${style.yellow('not open yet')}: ${event.message}`;
     case 'endpoint': {

@@ -47,11 +47,14 @@ export type Dispatch = (fact: DaemonFact) => Promise<unknown>;
  */
 export function createDispatch(parts: DispatchParts): Dispatch {
   const { queue, child, keys, endpoint, emit } = parts;
+  /** A heal that ended unsynced because the dev server did not answer: it resumes on `route.answering` for its URL. */
+  let unsyncedHeal: { url: string; startedAt: number } | undefined;
 
   /** SPEC §2.1: a new public URL reaches the env file, then the dev server, then Median. */
   /** Each step is also a `heal` event (changing → connecting → syncing → done): clients show where the heal is. */
   async function healTo(url: string): Promise<void> {
     const heal = createHealProgress(url, emit);
+    unsyncedHeal = undefined; // a newer heal replaces one waiting for the route
     let isSynced = false;
     try {
       if (url !== parts.toolsUrl.current()) heal.step('changing');
@@ -75,9 +78,26 @@ export function createDispatch(parts: DispatchParts): Dispatch {
     if (!(await isAllowedToConnect())) return false;
     heal?.step('syncing');
     const connected = await endpoint.ensure(url);
-    // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`).
-    if (isWaitingForRoute(connected)) parts.routeRetry.watch(url);
+    // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`), and the heal with it.
+    if (isWaitingForRoute(connected)) {
+      if (heal) unsyncedHeal = { url, startedAt: heal.startedAt };
+      parts.routeRetry.watch(url);
+    }
     return connected?.status === 'synced' && connected.url === url;
+  }
+
+  /** The dev server answers at `url`: connect the endpoint again; a heal left unsynced there resumes (`syncing`, `done`). */
+  async function reconnectAnswering(url: string): Promise<void> {
+    if (url !== parts.toolsUrl.current() || !keys.api()) return;
+    const resumes = unsyncedHeal?.url === url ? unsyncedHeal : undefined;
+    unsyncedHeal = undefined;
+    const heal = resumes ? createHealProgress(url, emit, { resumesFrom: resumes.startedAt }) : undefined;
+    let isSynced = false;
+    try {
+      isSynced = await connectEndpoint(url, heal);
+    } finally {
+      heal?.end(isSynced);
+    }
   }
 
   /**
@@ -186,9 +206,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       case 'child.exited': // reported to clients as a `child` event; a dev server that exits stays down until `R`
         return;
       case 'route.answering':
-        return queue.push(async () => {
-          if (fact.toolsUrl === parts.toolsUrl.current() && keys.api()) await connectEndpoint(fact.toolsUrl);
-        });
+        return queue.push(() => reconnectAnswering(fact.toolsUrl));
       case 'command.received':
         return runCommand(fact.command);
       case 'shutdown.requested':

@@ -1,4 +1,4 @@
-import type { DaemonEvent } from '../events/index.js';
+import type { DaemonEvent, HealState } from '../events/index.js';
 import type { TimelineEntry } from '../events/inspector-api.js';
 
 /**
@@ -6,18 +6,22 @@ import type { TimelineEntry } from '../events/inspector-api.js';
  * (down → open again), each hostname change, and each endpoint heal (from
  * its first `heal` state, or the new tools URL, to the endpoint synced on
  * it, its sync failing, or the heal done), with how long it took and, while
- * it lasts, the step it is at. Newest last; at most MAX_ENTRIES.
+ * it lasts, the step it is at. A heal that failed because the dev server did
+ * not answer reopens when it resumes (`resumed`), and its duration then runs
+ * from its first start. Newest last; at most MAX_ENTRIES.
  */
 export interface HealTimeline {
   entries: TimelineEntry[];
   /** The tools URL the endpoint was last synced for (a change starts a heal). */
   lastToolsUrl: string | null;
+  /** The tools URL the newest endpoint heal entry heads to. */
+  healUrl: string | null;
 }
 
 const MAX_ENTRIES = 200;
 
 export function emptyTimeline(): HealTimeline {
-  return { entries: [], lastToolsUrl: null };
+  return { entries: [], lastToolsUrl: null, healUrl: null };
 }
 
 function openEntry(entries: TimelineEntry[], kind: TimelineEntry['kind']): number {
@@ -43,6 +47,17 @@ function start(entries: TimelineEntry[], kind: TimelineEntry['kind'], at: string
   return [...entries, entry].slice(-MAX_ENTRIES);
 }
 
+/** A resumed heal: the newest heal entry, if it failed toward `url`, is open again at `step`. */
+function reopen(timeline: HealTimeline, url: string, step: HealState): HealTimeline {
+  let i = timeline.entries.length - 1;
+  while (i >= 0 && timeline.entries[i]!.kind !== 'endpoint-heal') i--;
+  const entry = timeline.entries[i];
+  if (!entry || entry.outcome !== 'failed' || timeline.healUrl !== url) return timeline;
+  const entries = timeline.entries.slice();
+  entries[i] = { ...entry, endedAt: null, durationMs: null, outcome: 'open', detail: `to ${url}`, step };
+  return { ...timeline, entries };
+}
+
 export function reduceTimeline(timeline: HealTimeline, event: DaemonEvent): HealTimeline {
   switch (event.event) {
     case 'tunnel': {
@@ -63,8 +78,8 @@ export function reduceTimeline(timeline: HealTimeline, event: DaemonEvent): Heal
     case 'tools-url': {
       if (timeline.lastToolsUrl === null) return { ...timeline, lastToolsUrl: event.url };
       if (event.url === timeline.lastToolsUrl) return timeline;
-      const entries = openEntry(timeline.entries, 'endpoint-heal') >= 0 ? timeline.entries : start(timeline.entries, 'endpoint-heal', event.at, `to ${event.url}`);
-      return { entries, lastToolsUrl: event.url };
+      if (openEntry(timeline.entries, 'endpoint-heal') >= 0) return { ...timeline, lastToolsUrl: event.url };
+      return { entries: start(timeline.entries, 'endpoint-heal', event.at, `to ${event.url}`), lastToolsUrl: event.url, healUrl: event.url };
     }
     case 'heal': {
       // The daemon's own steps: a heal toward a new URL opens (or moves on) the entry; `done` ends one still open.
@@ -77,10 +92,11 @@ export function reduceTimeline(timeline: HealTimeline, event: DaemonEvent): Heal
         entries[open] = { ...entries[open]!, step: event.state };
         return { ...timeline, entries };
       }
+      if (event.resumed) return reopen(timeline, event.url, event.state);
       if (timeline.lastToolsUrl === null || event.url === timeline.lastToolsUrl) return timeline;
       const entries = start(timeline.entries, 'endpoint-heal', event.at, `to ${event.url}`);
       entries[entries.length - 1] = { ...entries.at(-1)!, step: event.state };
-      return { ...timeline, entries };
+      return { ...timeline, entries, healUrl: event.url };
     }
     case 'endpoint': {
       if (event.action === 'synced') return { ...timeline, entries: finish(timeline.entries, 'endpoint-heal', event.at, 'ok', `synced ${event.url}`) };

@@ -80,15 +80,18 @@ function knobMs(value: string | undefined): number | undefined {
  * limit as the proxy judges answers; MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS
  * shortens the 15 s a tunnel (re)open may take; MEDIAN_DEV_TUNNEL_PROBE_VIA
  * sends the tunnel's health probe to that origin (the loopback tunnel
- * server), since its .test hostnames have no DNS.
+ * server), since its .test hostnames have no DNS;
+ * MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS shortens the 60 s a heal waits for the
+ * dev server's route (to connect, or after a restart).
  */
 function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], 'timing' | 'tunnel'> {
   const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
+  const routeReadyTimeoutMs = knobMs(env.MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS);
   const openTimeoutMs = knobMs(env.MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS);
   const probeVia = env.MEDIAN_DEV_TUNNEL_PROBE_VIA || undefined;
   const tunnel = { ...(openTimeoutMs ? { openTimeoutMs } : {}), ...(probeVia ? { probeVia } : {}) };
   return {
-    ...(callTimeoutMs ? { timing: { callTimeoutMs } } : {}),
+    ...(callTimeoutMs || routeReadyTimeoutMs ? { timing: { ...(callTimeoutMs ? { callTimeoutMs } : {}), ...(routeReadyTimeoutMs ? { routeReadyTimeoutMs } : {}) } } : {}),
     ...(Object.keys(tunnel).length > 0 ? { tunnel } : {}),
   };
 }

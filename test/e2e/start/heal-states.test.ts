@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { isRouteAnswering } from '../../../src/endpoints/index.js';
-import { childPids, eventsOf, isEvent, useE2eWorld, type CliEvent, type E2eWorld } from '../../helpers/e2e-world.js';
+import { EXAMPLE_ROUTE, childPids, eventsOf, isEvent, useE2eWorld, type CliEvent, type E2eWorld } from '../../helpers/e2e-world.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
 import { useTunnelServer } from '../../helpers/use-tunnel-server.js';
 
 /** Each event of the run after `mark` as `name state/action url` (heal, tools-url, child, endpoint). */
@@ -48,6 +50,41 @@ describe('median-dev start --json: the in-between states of a heal', () => {
       `heal done ${newUrl}`,
     ]);
     expect(eventsOf(cli, 'error')).toEqual([]);
+  });
+});
+
+describe('median-dev start --json: the dev server answers only after the tunnel opened', () => {
+  it('the heal ends unsynced, then resumes once the route answers: syncing and done synced, timed from its first state', async () => {
+    const world = await useE2eWorld();
+    // The user runs the dev server by hand, and has not started it yet.
+    // (The heal gives the route 2 s to answer instead of 60 s.)
+    const cli = world.start({ childCommand: [], env: { MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS: '2000' } });
+    const unsynced = await cli.waitForEvent((e) => isEvent(e, 'heal', { state: 'done' }));
+    expect(unsynced).toMatchObject({ synced: false });
+    const toolsUrl = unsynced.url as string;
+    const mark = cli.events().length;
+
+    const route = spawn(process.execPath, [EXAMPLE_ROUTE], {
+      env: { PATH: process.env.PATH, PORT: String(world.routePort), HOST: '127.0.0.1', MEDIAN_KEY: world.emulator.key, MEDIAN_TOOLS_URL: toolsUrl, MEDIAN_API_URL: world.emulator.url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    useTeardown(route, (r) => void r.kill('SIGKILL'));
+    await new Promise<void>((resolve, reject) => {
+      route.stdout!.on('data', (chunk) => String(chunk).includes('listening') && resolve());
+      route.once('exit', (code) => reject(new Error(`the tools route exited (${code})`)));
+    });
+    const upAt = Date.now();
+
+    const done = await cli.waitForEvent((e) => isEvent(e, 'heal', { state: 'done', resumed: true }), 30_000);
+    expect(done).toMatchObject({ url: toolsUrl, synced: true });
+    const firstState = cli.events().find((e) => isEvent(e, 'heal'))!;
+    // The duration runs from the heal's first state, through the time the dev server was away.
+    expect(done.durationMs as number).toBeGreaterThanOrEqual(upAt - Date.parse(firstState.at as string));
+    const after = cli.events().slice(mark);
+    expect(trail(after).filter((line) => line.startsWith('heal'))).toEqual([`heal syncing ${toolsUrl}`, `heal done ${toolsUrl}`]);
+    expect(after.filter((e) => isEvent(e, 'heal')).every((e) => e.resumed === true)).toBe(true);
+    expect(trail(after)).toContain(`endpoint synced ${toolsUrl}`);
+    expect(await world.api.listEndpoints()).toEqual([expect.objectContaining({ url: toolsUrl, status: 'synced' })]);
   });
 });
 

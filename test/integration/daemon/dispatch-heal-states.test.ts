@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it, vi } from 'vitest';
 import type { NewDaemonEvent } from '../../../src/events/index.js';
+import { useHttpServer } from '../../helpers/use-http-server.js';
 import { KEY, ROUTE, useDispatch } from './dispatch-harness.js';
 
 const ORIGIN = 'https://calm-otter.loca.lt';
@@ -11,7 +12,7 @@ const URL_2 = `${ORIGIN_2}${ROUTE}`;
 /** The heal's states and the tools-URL news, in the order they were emitted. */
 function healTrail(events: NewDaemonEvent[]): string[] {
   return events.flatMap((e) => {
-    if (e.event === 'heal') return [e.state === 'done' ? `done ${e.url} synced=${String(e.synced)}` : `${e.state} ${e.url}`];
+    if (e.event === 'heal') return [(e.state === 'done' ? `done ${e.url} synced=${String(e.synced)}` : `${e.state} ${e.url}`) + (e.resumed ? ' resumed' : '')];
     if (e.event === 'tools-url') return [`tools-url ${e.url}`];
     if (e.event === 'endpoint') return [`endpoint ${e.action}`];
     return [];
@@ -75,6 +76,55 @@ describe('the dispatch: the in-between states of a heal', () => {
     guarded.guardAnswers.push({ kind: 'stop', code: 'production_org', message: 'production', hint: 'allow it', production: [] });
     await guarded.dispatch({ type: 'tunnel.opened', origin: ORIGIN, isHostnameChange: false });
     expect(healTrail(guarded.events)).toEqual([`changing ${URL_1}`, `tools-url ${URL_1}`, `connecting ${URL_1}`, `done ${URL_1} synced=false`]);
+  });
+});
+
+describe('the dispatch: a heal left unsynced because the dev server did not answer', () => {
+  it('resumes once the route answers: syncing, then done synced, timed from the heal\'s first start', async () => {
+    let isUp = false;
+    let looks = 0;
+    const route = await useHttpServer((req, res) => {
+      looks += 1;
+      if (!isUp) return void req.socket.destroy(); // not answering: the connection dies
+      res.statusCode = 401;
+      res.end();
+    });
+    const world = await useDispatch({ routeUrl: `${route.url}${ROUTE}` });
+    // Median could not reach the route: the endpoint keeper found no endpoint to fix.
+    world.ensureAnswers.push(undefined);
+
+    await world.dispatch({ type: 'tunnel.opened', origin: ORIGIN, isHostnameChange: false });
+    const healedAt = Date.now();
+    expect(healTrail(world.events)).toEqual([`changing ${URL_1}`, `tools-url ${URL_1}`, `connecting ${URL_1}`, `syncing ${URL_1}`, `done ${URL_1} synced=false`]);
+    const mark = world.events.length;
+    // The route retry looked (at once, then after a pause) and found nobody: now the dev server answers.
+    await vi.waitFor(() => expect(looks).toBeGreaterThanOrEqual(2));
+    isUp = true;
+    const upAt = Date.now();
+
+    await vi.waitFor(() => expect(lastHeal(world.events)).toMatchObject({ state: 'done', resumed: true }));
+    expect(healTrail(world.events.slice(mark))).toEqual([`syncing ${URL_1} resumed`, `done ${URL_1} synced=true resumed`]);
+    expect(world.steps.filter((s) => s.startsWith('endpoint.ensure'))).toEqual([`endpoint.ensure ${URL_1}`, `endpoint.ensure ${URL_1}`]);
+    const done = lastHeal(world.events) as Extract<NewDaemonEvent, { event: 'heal' }>;
+    // From the first `changing`, not from the resume: at least the time the dev server was away.
+    expect(done.durationMs).toBeGreaterThanOrEqual(upAt - healedAt);
+  });
+
+  it('a newer heal replaces the unsynced one: a later route.answering resumes nothing and says no heal state', async () => {
+    const world = await useDispatch();
+    world.ensureAnswers.push(undefined);
+    await world.dispatch({ type: 'tunnel.opened', origin: ORIGIN, isHostnameChange: false });
+    expect(healTrail(world.events).at(-1)).toBe(`done ${URL_1} synced=false`);
+    await world.dispatch({ type: 'tunnel.opened', origin: ORIGIN_2, isHostnameChange: true });
+    expect(healTrail(world.events).at(-1)).toBe(`done ${URL_2} synced=true`);
+    const mark = world.events.length;
+    world.steps.length = 0;
+
+    await world.dispatch({ type: 'route.answering', toolsUrl: URL_1 });
+    await world.dispatch({ type: 'route.answering', toolsUrl: URL_2 });
+
+    expect(world.steps).toEqual([`endpoint.ensure ${URL_2}`]);
+    expect(healTrail(world.events.slice(mark))).toEqual([]);
   });
 });
 

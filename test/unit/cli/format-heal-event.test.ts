@@ -17,6 +17,11 @@ describe('heal and local-only lines of `start --no-tui` and `--json`', () => {
     expect(eventToLogLine({ event: 'heal', at: 't', state: 'done', url: URL, durationMs: 40, synced: false }, plain)).toBe(`heal     done, endpoint not synced ${URL} in 0.0 s`);
   });
 
+  it('a resumed heal (the dev server answers at last) says so on its lines', () => {
+    expect(eventToLogLine({ event: 'heal', at: 't', state: 'syncing', url: URL, resumed: true }, plain)).toBe(`heal     syncing → ${URL}  (moving the endpoint, waiting for its sync) (resumed: the dev server answers)`);
+    expect(eventToLogLine({ event: 'heal', at: 't', state: 'done', url: URL, durationMs: 31_000, synced: true, resumed: true }, plain)).toBe(`heal     done ${URL} in 31.0 s (resumed: the dev server answers)`);
+  });
+
   it('the --json line is the event as it is', () => {
     expect(JSON.parse(eventToJsonLine({ event: 'heal', at: '2026-01-05T14:02:11.880Z', state: 'syncing', url: URL }))).toEqual({ event: 'heal', at: '2026-01-05T14:02:11.880Z', state: 'syncing', url: URL });
   });

@@ -7,7 +7,7 @@ const URL = 'https://brave-lynx.loca.lt/api/median';
 function track(): { events: NewDaemonEvent[]; clock: { now: number }; progress: ReturnType<typeof createHealProgress> } {
   const events: NewDaemonEvent[] = [];
   const clock = { now: 1_000 };
-  return { events, clock, progress: createHealProgress(URL, (e) => events.push(e), () => clock.now) };
+  return { events, clock, progress: createHealProgress(URL, (e) => events.push(e), { now: () => clock.now }) };
 }
 
 describe('the progress of one heal', () => {
@@ -24,6 +24,18 @@ describe('the progress of one heal', () => {
       { event: 'heal', state: 'changing', url: URL },
       { event: 'heal', state: 'syncing', url: URL },
       { event: 'heal', state: 'done', url: URL, durationMs: 2_500, synced: true },
+    ]);
+  });
+
+  it('a resumed heal says `resumed` on each event and times `done` from the first heal\'s start', () => {
+    const events: NewDaemonEvent[] = [];
+    const progress = createHealProgress(URL, (e) => events.push(e), { now: () => 9_000, resumesFrom: 1_000 });
+    expect(progress.startedAt).toBe(1_000);
+    progress.step('syncing');
+    progress.end(true);
+    expect(events).toEqual([
+      { event: 'heal', state: 'syncing', url: URL, resumed: true },
+      { event: 'heal', state: 'done', url: URL, durationMs: 8_000, synced: true, resumed: true },
     ]);
   });
 

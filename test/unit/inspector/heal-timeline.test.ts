@@ -74,4 +74,37 @@ describe('the status page timeline: the daemon\'s heal states', () => {
     const done = run([...base, { event: 'heal', at: t(13), state: 'done', url: B, durationMs: 3000, synced: false }]);
     expect(done.entries).toEqual([{ kind: 'endpoint-heal', startedAt: t(10), endedAt: t(13), durationMs: 3000, outcome: 'failed', detail: `not synced on ${B}` }]);
   });
+
+  it('a heal that failed because the dev server did not answer reopens when it resumes, and ends ok timed from its first start', () => {
+    const failed: DaemonEvent[] = [
+      { event: 'tools-url', at: t(0), url: A, envFile: null },
+      { event: 'heal', at: t(10), state: 'changing', url: B },
+      { event: 'tools-url', at: t(10), url: B, envFile: null },
+      { event: 'heal', at: t(11), state: 'syncing', url: B },
+      { event: 'heal', at: t(12), state: 'done', url: B, durationMs: 2000, synced: false },
+    ];
+    expect(run(failed).entries).toMatchObject([{ outcome: 'failed', endedAt: t(12) }]);
+
+    const resuming = run([...failed, { event: 'heal', at: t(40), state: 'syncing', url: B, resumed: true }]);
+    expect(resuming.entries).toEqual([{ kind: 'endpoint-heal', startedAt: t(10), endedAt: null, durationMs: null, outcome: 'open', detail: `to ${B}`, step: 'syncing' }]);
+    const resumed = run([
+      ...failed,
+      { event: 'heal', at: t(40), state: 'syncing', url: B, resumed: true },
+      { event: 'endpoint', at: t(41), action: 'synced', id: 'ep', url: B },
+      { event: 'heal', at: t(41), state: 'done', url: B, durationMs: 31_000, synced: true, resumed: true },
+    ]);
+    expect(resumed.entries).toEqual([{ kind: 'endpoint-heal', startedAt: t(10), endedAt: t(41), durationMs: 31_000, outcome: 'ok', detail: `synced ${B}` }]);
+  });
+
+  it('a resumed heal toward another URL than the failed entry\'s, or after an ok one, changes no entry', () => {
+    const healed: DaemonEvent[] = [
+      { event: 'tools-url', at: t(0), url: A, envFile: null },
+      { event: 'heal', at: t(10), state: 'changing', url: B },
+      { event: 'tools-url', at: t(10), url: B, envFile: null },
+      { event: 'heal', at: t(12), state: 'done', url: B, durationMs: 2000, synced: false },
+    ];
+    expect(run([...healed, { event: 'heal', at: t(40), state: 'syncing', url: A, resumed: true }]).entries).toMatchObject([{ outcome: 'failed' }]);
+    const ok = healed.map((e) => (e.event === 'heal' && e.state === 'done' ? { ...e, synced: true } : e));
+    expect(run([...ok, { event: 'heal', at: t(40), state: 'syncing', url: B, resumed: true }]).entries).toMatchObject([{ outcome: 'ok', endedAt: t(12) }]);
+  });
 });
