@@ -6,7 +6,8 @@ import { basename, dirname, resolve } from 'node:path';
  * - it loads `.env.development.local`, `.env.local`, `.env.development`,
  *   `.env` from the project folder, the first that sets a name wins;
  * - it watches them and, on a change, reloads them in the same process and
- *   prints `Reload env: .env.local`; the next request sees the new value;
+ *   prints `Reload env: .env.local`; the next request sees the new value, a
+ *   route that read it at module scope too (the module is evaluated again);
  * - a name already in the process environment when it started is never
  *   taken from a file, so a MEDIAN_TOOLS_URL given to it in its environment
  *   masks every reload (checked: the route kept the environment's value).

@@ -12,12 +12,15 @@ export const NEXT_VERSION = process.env.MEDIAN_DEV_NEXT_VERSION ?? '16';
  * would without median(): signed manifest on GET, signed tool calls and
  * diagnostics on POST, connect on a GET with the Bearer key. It reads
  * MEDIAN_KEY, MEDIAN_TOOLS_URL and MEDIAN_API_URL at request time, as route
- * handlers do; `whereAmI` answers the MEDIAN_TOOLS_URL and pid it runs with.
+ * handlers do; `whereAmI` answers the MEDIAN_TOOLS_URL and pid it runs with,
+ * and the MEDIAN_TOOLS_URL read when the module was loaded (a route built at
+ * module scope, as `export const { GET, POST } = median(…)` is).
  */
 const ROUTE_JS = `import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
+const TOOLS_URL_AT_LOAD = process.env.MEDIAN_TOOLS_URL ?? null;
 
 const TOOLS = [
   {
@@ -76,7 +79,7 @@ export async function POST(request) {
   if (problem) return fail(401, problem, 'The request is not signed by Median.');
   const call = JSON.parse(body);
   if (call.op === 'diagnostics') return json(200, { result: { pid: process.pid } });
-  if (call.tool === 'whereAmI') return json(200, { result: { toolsUrl: process.env.MEDIAN_TOOLS_URL ?? null, pid: process.pid } });
+  if (call.tool === 'whereAmI') return json(200, { result: { toolsUrl: process.env.MEDIAN_TOOLS_URL ?? null, toolsUrlAtLoad: TOOLS_URL_AT_LOAD, pid: process.pid } });
   if (call.tool === 'orderStatus') return json(200, { result: { orderNumber: call.input.orderNumber, status: 'shipped' } });
   return fail(400, 'unknown_tool', 'No tool named ' + call.tool + '.');
 }

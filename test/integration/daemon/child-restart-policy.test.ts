@@ -192,6 +192,21 @@ describe('--restart-on-url-change', () => {
     expect(logs().some((m) => m.startsWith('next dev did not say it reloaded .env.local within 3 s') && m.includes('--restart-on-url-change always'))).toBe(true);
   });
 
+  it('auto: a reload it already said just before the wait counts (the file was written a moment earlier)', async () => {
+    const setup = await usePolicy({}, fakeNext);
+    const { policy, output, starts, logs } = setup;
+    await writeToolsUrl(setup, A);
+    await policy.restartFor(A);
+    await policy.waitUntilAnswering();
+    await writeToolsUrl(setup, B);
+    await vi.waitFor(() => expect(output()).toContain('  Reload env: .env.local'), WAIT);
+    const startedAt = Date.now();
+    await policy.restartFor(B);
+    expect(Date.now() - startedAt).toBeLessThan(1_000); // not the 3 s wait
+    expect(starts()).toBe(1);
+    expect(logs()).toContain(`next dev reloaded .env.local: its route has MEDIAN_TOOLS_URL=${B} without a restart.`);
+  });
+
   it('always: restarts next dev too, with the URL in its environment', async () => {
     const setup = await usePolicy({}, { ...fakeNext, restartOnUrlChange: 'always' });
     const { policy, output, starts, logs } = setup;
