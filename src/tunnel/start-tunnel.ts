@@ -249,6 +249,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     const bytesBefore = probed.bytesReceived();
     if (strikes === 0 && bytesBefore !== undefined && bytesAtLastProbe !== undefined && bytesBefore > bytesAtLastProbe) {
       // Requests came down the tunnel since the last look: it is alive, no probe needed.
+      logger.debug('tunnel busy: not probed', { bytes: bytesBefore - bytesAtLastProbe });
       bytesAtLastProbe = bytesBefore;
       scheduleProbe();
       return;

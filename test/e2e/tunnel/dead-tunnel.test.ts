@@ -65,7 +65,10 @@ describe('median-dev start: a tunnel that dies silently', () => {
       const mark = cli.events().length;
       // Meanwhile the tunnel server forgets us; our sockets stay open and nothing tells the daemon.
       world.tunnelServer.forgetClientKeepingSockets(name);
-      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      // A fixed window on purpose: no event can mark it, as both processes are stopped and the daemon sees the
+      // gap only once it runs again. The lid stays closed just over the 5 s gap between two ticks of its 1 s
+      // clock that the daemon takes for a sleep (startTunnel's wakeJumpMs), with 1 s for the signals.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
       process.kill(childPid!, 'SIGCONT');
       process.kill(daemonPid, 'SIGCONT');
       const wokeAt = Date.now();

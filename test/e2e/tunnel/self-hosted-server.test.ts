@@ -17,8 +17,13 @@ describe('a self-hosted tunnel server reached by its IP address', () => {
     expect(error.hint).toEqual(expect.stringContaining('--tunnel-host https://<its domain>'));
     expect(error.message).toEqual(expect.stringContaining(`127.0.0.1:${selfHosted.port}`));
 
-    // The keeper's first retry would come after ~1 s, the next ~2 s later.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // The keeper's own word that it stopped, said in the branch that ends its open loop.
+    expect(eventsOf(cli, 'tunnel', { state: 'down' }).map((e) => e.reason)).toEqual([expect.stringMatching(/\(not retrying\)$/)]);
+    expect(await cli.waitForEvent((e) => isEvent(e, 'local-only'))).toMatchObject({ message: expect.stringContaining('will not open') });
+    // A fixed window on purpose: a retry that does not come has no event, and the daemon's clock is not the
+    // test's. Its first retry would come ≤ 1 s after the failure (the backoff's 1 s base, jittered down), and
+    // without that one there is no later one: 1.5 s covers it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(selfHosted.stats().registrations).toBe(1);
     expect(eventsOf(cli, 'error', { code: 'tunnel_unusable_url' })).toHaveLength(1);
     expect(eventsOf(cli, 'tunnel', { state: 'open' })).toEqual([]);

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
 import { createLocaltunnelProvider } from '../../../src/tunnel/index.js';
 import { findFreePort } from '../../../src/shared/free-port.js';
 import { readBody, useHttpServer } from '../../helpers/use-http-server.js';
@@ -24,11 +26,14 @@ async function useHandedOffTunnel(name: string, proxyLimits: { headersTimeoutMs?
   });
   const { proxy, waitForRecords } = await useRecordingProxy({ target: `http://127.0.0.1:${app.port}`, limits: proxyLimits });
   const provider = createLocaltunnelProvider({ host: server.url, ...FAST });
-  const connection = useTeardown(
-    await provider.open({ localPort: await findFreePort(), subdomain: name, handOff: (socket) => proxy.acceptConnection(socket) }),
-    (c) => c.close(),
-  );
-  return { server, app, proxy, connection, waitForRecords, host: tunnelHost(server, name) };
+  /** Every tunnel socket handed to the proxy, in order. */
+  const handed: Duplex[] = [];
+  const handOff = (socket: Duplex) => {
+    handed.push(socket);
+    proxy.acceptConnection(socket);
+  };
+  const connection = useTeardown(await provider.open({ localPort: await findFreePort(), subdomain: name, handOff }), (c) => c.close());
+  return { server, app, proxy, connection, waitForRecords, handed, host: tunnelHost(server, name) };
 }
 
 describe('tunnel sockets handed to the proxy (no second hop)', () => {
@@ -46,9 +51,18 @@ describe('tunnel sockets handed to the proxy (no second hop)', () => {
   });
 
   it('an idle tunnel socket is not timed out by the proxy: a request after the proxy’s request timeout is answered', async () => {
-    const { server, host } = await useHandedOffTunnel('idle', { headersTimeoutMs: 200, requestTimeoutMs: 300 });
+    const { server, host, proxy, handed } = await useHandedOffTunnel('idle', { headersTimeoutMs: 300, requestTimeoutMs: 300 });
     expect((await requestVia(server, host, { path: '/first' })).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1200)); // four request timeouts of idleness
+    expect(handed.length).toBeGreaterThan(0);
+    // A witness, idle from now on as the tunnel sockets are: a connection to the proxy's own port that sends
+    // nothing. The proxy times it out (408, closed) once its 300 ms limit is over.
+    const witness: Socket = useTeardown(connect({ host: '127.0.0.1', port: proxy.port }), (w) => w.destroy());
+    let witnessGot = '';
+    witness.on('data', (chunk) => (witnessGot += String(chunk)));
+    await vi.waitFor(() => expect(witness.closed).toBe(true), { timeout: 5000 });
+    expect(witnessGot).toMatch(/^HTTP\/1\.1 408/);
+    // The handed tunnel sockets were idle at least as long, and the proxy closed none of them.
+    expect(handed.filter((socket) => socket.destroyed)).toEqual([]);
     const later = await requestVia(server, host, { path: '/later' });
     expect(later.status).toBe(200);
     expect(JSON.parse(later.body)).toMatchObject({ url: '/later' });

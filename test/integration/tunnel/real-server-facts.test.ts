@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLocaltunnelProvider, startTunnel, type TunnelEvent } from '../../../src/tunnel/index.js';
+import { createLocaltunnelProvider, createTunnelBackoff, startTunnel, type TunnelBackoff, type TunnelEvent } from '../../../src/tunnel/index.js';
+import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { requestVia, tunnelHost, useTunnelServer } from '../../helpers/use-tunnel-server.js';
@@ -52,14 +53,23 @@ describe('fact 1: the URL comes from the Host header the server was reached by',
     const first = await useTunnelServer();
     const app = await useOkApp();
     const events: TunnelEvent[] = [];
+    // Every reopen startTunnel schedules asks the backoff for its delay first: noted here.
+    const fast = createTunnelBackoff({ baseMs: 20, maxMs: 50, quickMs: 20 });
+    const scheduledReopens: number[] = [];
+    const backoff: TunnelBackoff = {
+      afterFailedOpen: (failures) => fast.afterFailedOpen(failures),
+      afterLoss: (failures, recentLosses) => {
+        const ms = fast.afterLoss(failures, recentLosses);
+        scheduledReopens.push(ms);
+        return ms;
+      },
+    };
     useTeardown(
       await startTunnel({
         provider: createLocaltunnelProvider({ host: first.url, ...FAST }),
         localPort: app.port,
         subdomain: 'turned01',
-        reconnectBaseMs: 20,
-        reconnectMaxMs: 50,
-        quickReopenMs: 20,
+        backoff,
         onEvent: (e) => events.push(e),
       }),
       (h) => h.close(),
@@ -68,7 +78,8 @@ describe('fact 1: the URL comes from the Host header the server was reached by',
     // Restarted on the same port, now naming tunnels after the Host it is reached by.
     const second = await useTunnelServer({ port: first.port, publicUrlFrom: 'host-header' });
     await vi.waitFor(() => expect(events.some((e) => e.type === 'reopen-failed')).toBe(true), { timeout: 5000 });
-    await new Promise((resolve) => setTimeout(resolve, 500)); // ten backoff steps of ≤ 50 ms
+    // The loss scheduled the one reopen; its final failure scheduled none (the event comes after that choice): no timer is left to try again.
+    expect(scheduledReopens).toHaveLength(1);
     expect(events.filter((e) => e.type === 'reopen-failed')).toEqual([
       expect.objectContaining({ code: 'tunnel_unusable_url', isFinal: true, hint: expect.stringContaining('--tunnel-host') }),
     ]);
@@ -90,20 +101,23 @@ describe('fact 2: the server advertises more sockets than it accepts', () => {
   it('keeps the 10 it accepts, carries requests, and stops re-trying the refused ones', async () => {
     const server = await useTunnelServer({ maxConnCount: 20, acceptedSockets: 10 });
     const app = await useOkApp();
-    const provider = createLocaltunnelProvider({ host: server.url, openTimeoutMs: 3000, lostAfterMs: 3000, socketRetryBaseMs: 50, socketRetryMaxMs: 200 });
     const lost: string[] = [];
+    const logger = createRecordingLogger();
+    const provider = createLocaltunnelProvider({ host: server.url, openTimeoutMs: 3000, lostAfterMs: 3000, socketRetryBaseMs: 50, socketRetryMaxMs: 200, logger });
+    const retired = () => logger.lines.filter((line) => line.message === 'the tunnel server keeps refusing a socket; using fewer');
     const connection = useTeardown(await provider.open({ localPort: app.port, subdomain: 'tensockets' }), (c) => c.close());
     connection.onLost((reason) => lost.push(reason));
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
 
-    // Each of the 10 refused slots is tried twice, then given up.
-    await vi.waitFor(() => expect(server.stats().refusedSockets).toBe(20), { timeout: 5000 });
-    const settled = server.stats().refusedSockets;
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a window longer than the retry backoff (≤ 200 ms)
-    expect(server.stats().refusedSockets).toBe(settled);
+    // Each of the 10 refused slots is tried twice, then given up: the client says so for each.
+    await vi.waitFor(() => expect(retired()).toHaveLength(10), { timeout: 5000 });
+    expect(retired().at(-1)!.fields).toEqual({ kept: 10, advertised: 20 });
+    // 10 slots hold a socket and 10 are given up: none waits to connect again, so the count is final.
+    expect(server.stats().refusedSockets).toBe(20);
     expect(connection.socketCount()).toBe(10);
-    expect(lost).toEqual([]);
     expect((await requestVia(server, tunnelHost(server, 'tensockets'), { path: '/still' })).body).toBe('app:/still');
+    expect(server.stats().refusedSockets).toBe(20);
+    expect(lost).toEqual([]);
   });
 });
 

@@ -6,12 +6,28 @@ describe('createSerialQueue', () => {
   it('runs tasks one at a time, in the order they came', async () => {
     const queue = createSerialQueue(() => undefined);
     const log: string[] = [];
-    const task = (name: string, ms: number) => async () => {
-      log.push(`${name} start`);
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      log.push(`${name} end`);
+    /** A task that ends when the test releases it. */
+    const task = (name: string) => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      return {
+        release,
+        run: async () => {
+          log.push(`${name} start`);
+          await gate;
+          log.push(`${name} end`);
+        },
+      };
     };
-    await Promise.all([queue.push(task('a', 20)), queue.push(task('b', 1)), queue.run(task('c', 1))]);
+    const [a, b, c] = [task('a'), task('b'), task('c')];
+    const all = Promise.all([queue.push(a.run), queue.push(b.run), queue.run(c.run)]);
+    // b and c are free to go, a is not: only a has started, however many turns pass.
+    b.release();
+    c.release();
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toEqual(['a start']);
+    a.release();
+    await all;
     expect(log).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
   });
 
