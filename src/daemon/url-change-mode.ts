@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isEnvFileReloadedBy, recogniseEnvReloadingDevServer, type EnvReloadingDevServer } from '../child/index.js';
-import type { RestartOnUrlChange } from '../config/index.js';
+import { readEnvFile, type RestartOnUrlChange } from '../config/index.js';
 
 /** What a new tunnel URL does to a running dev server. */
 export type UrlChangeMode =
@@ -50,8 +50,23 @@ export async function decideUrlChangeMode(options: {
     return { mode: { kind: 'restart' }, note: `${server.name} reloads its env files by itself, but ${where}: it is restarted when the tunnel URL changes.` };
   }
   const file = basename(envFile);
+  // A file it reads before ours that sets MEDIAN_TOOLS_URL wins over ours on every reload: only a restart (the URL in its environment) gets through.
+  const earlier = await earlierFileSettingToolsUrl(server, envFile);
+  if (earlier) {
+    return { mode: { kind: 'restart' }, note: `${server.name} reloads ${file} by itself, but ${earlier} also sets MEDIAN_TOOLS_URL and wins over ${file}: it is restarted when the tunnel URL changes. Remove MEDIAN_TOOLS_URL from ${earlier} to keep it running.` };
+  }
   return {
     mode: { kind: 'reloads', server, envFile },
     note: `${server.name} reloads ${file} by itself: it keeps running when the tunnel URL changes, and MEDIAN_TOOLS_URL stays out of its environment so the reloaded value wins (--restart-on-url-change always restarts it instead).`,
   };
+}
+
+/** The first of the server's env files read before `envFile` (same folder) that sets MEDIAN_TOOLS_URL. */
+async function earlierFileSettingToolsUrl(server: EnvReloadingDevServer, envFile: string): Promise<string | undefined> {
+  const earlier = server.envFiles.slice(0, server.envFiles.indexOf(basename(envFile)));
+  for (const name of earlier) {
+    const vars = await readEnvFile(join(dirname(envFile), name)).catch(() => ({}) as Record<string, string>);
+    if (vars.MEDIAN_TOOLS_URL !== undefined) return name;
+  }
+  return undefined;
 }

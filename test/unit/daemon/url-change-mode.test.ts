@@ -41,6 +41,18 @@ describe('decideUrlChangeMode', () => {
     expect(none.note).toContain('--no-env-file');
   });
 
+  it('auto: a file next dev reads before ours that sets MEDIAN_TOOLS_URL would win every reload: restarted, and the note names it', async () => {
+    const cwd = await useProject({ dev: 'next dev' });
+    await writeFile(join(cwd, '.env.development.local'), 'MEDIAN_TOOLS_URL=https://stale.example/api/median\n');
+    const decision = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') });
+    expect(decision.mode.kind).toBe('restart');
+    expect(decision.note).toContain('.env.development.local also sets MEDIAN_TOOLS_URL');
+    // A file read after ours (.env) does not matter: ours wins there.
+    const after = await useProject({ dev: 'next dev' });
+    await writeFile(join(after, '.env'), 'MEDIAN_TOOLS_URL=https://stale.example/api/median\n');
+    expect((await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd: after, envFile: join(after, '.env.local') })).mode.kind).toBe('reloads');
+  });
+
   it('always restarts even next dev; never keeps every dev server running and says so', async () => {
     const cwd = await useProject({ dev: 'next dev' });
     const envFile = join(cwd, '.env.local');
