@@ -41,8 +41,8 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
         state.toolsUrl = event.url;
         break;
       case 'heal':
-        // Under way: its state and target; done: none (the endpoint events said how it ended).
-        state.heal = event.state === 'done' ? null : { state: event.state, url: event.url, startedAt: state.heal?.url === event.url ? state.heal.startedAt : event.at };
+        // Under way: its state, target and first start (a resumed heal says it); done: none (the endpoint events said how it ended).
+        state.heal = event.state === 'done' ? null : { state: event.state, url: event.url, startedAt: event.startedAt ?? (state.heal?.url === event.url ? state.heal.startedAt : event.at) };
         break;
       case 'endpoint':
         delete state.endpointBlocked;

@@ -15,7 +15,7 @@ export interface HealProgressOptions {
   /**
    * This heal resumes one that ended unsynced because the dev server did not
    * answer (its start, ms since the epoch): each event says `resumed: true`
-   * and `done`'s duration counts from that start.
+   * and that `startedAt`, and `done`'s duration counts from it.
    */
   resumesFrom?: number;
 }
@@ -28,7 +28,7 @@ export interface HealProgressOptions {
 export function createHealProgress(url: string, emit: (event: NewDaemonEvent) => void, options: HealProgressOptions = {}): HealProgress {
   const now = options.now ?? Date.now;
   const startedAt = options.resumesFrom ?? now();
-  const resumed = options.resumesFrom === undefined ? {} : { resumed: true };
+  const resumed = options.resumesFrom === undefined ? {} : { resumed: true, startedAt: new Date(startedAt).toISOString() };
   const said = new Set<HealState>();
   let isOver = false;
   return {

@@ -26,10 +26,10 @@ export type DaemonEvent =
    * (Change endpoint or connect, and the sync, in flight), then `done`
    * with how long it took and whether the endpoint ended synced at `url`.
    * `resumed`: a heal that ended unsynced because the dev server did not
-   * answer goes on once its route answers (`syncing`, `done` again; the
-   * duration counts from the first start).
+   * answer goes on once its route answers (`syncing`, `done` again;
+   * `startedAt` is the first start, the duration counts from it).
    */
-  | { event: 'heal'; at: string; state: HealState | 'done'; url: string; durationMs?: number; synced?: boolean; resumed?: boolean }
+  | { event: 'heal'; at: string; state: HealState | 'done'; url: string; durationMs?: number; synced?: boolean; resumed?: boolean; startedAt?: string }
   /**
    * The tunnel is not open, and the dev server runs anyway, with
    * MEDIAN_TOOLS_URL as the env file (or the last run) has it (null: none);

@@ -150,7 +150,7 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
     case 'endpoint':
       return applyEndpointEvent(state, event);
     case 'heal': {
-      const heal = event.state === 'done' ? null : { state: event.state, url: event.url, startedAt: daemon.heal?.url === event.url ? daemon.heal.startedAt : event.at };
+      const heal = event.state === 'done' ? null : { state: event.state, url: event.url, startedAt: event.startedAt ?? (daemon.heal?.url === event.url ? daemon.heal.startedAt : event.at) };
       return { ...state, daemon: { ...daemon, heal } };
     }
     case 'local-only':

@@ -80,6 +80,10 @@ describe('median-dev start --json: the dev server answers only after the tunnel 
     const firstState = cli.events().find((e) => isEvent(e, 'heal'))!;
     // The duration runs from the heal's first state, through the time the dev server was away.
     expect(done.durationMs as number).toBeGreaterThanOrEqual(upAt - Date.parse(firstState.at as string));
+    // It says when the heal began: as its first state was said.
+    const sinceFirst = Date.parse(firstState.at as string) - Date.parse(done.startedAt as string);
+    expect(sinceFirst).toBeGreaterThanOrEqual(0);
+    expect(sinceFirst).toBeLessThan(1_000);
     const after = cli.events().slice(mark);
     expect(trail(after).filter((line) => line.startsWith('heal'))).toEqual([`heal syncing ${toolsUrl}`, `heal done ${toolsUrl}`]);
     expect(after.filter((e) => isEvent(e, 'heal')).every((e) => e.resumed === true)).toBe(true);

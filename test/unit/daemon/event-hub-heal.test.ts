@@ -18,4 +18,10 @@ describe('the control snapshot during a heal', () => {
     events.emit({ event: 'heal', state: 'done', url: URL, durationMs: 10, synced: true });
     expect(events.snapshot().heal).toBeNull();
   });
+
+  it('a resumed heal is under way since its first start, not since it resumed', () => {
+    const events = hub();
+    events.emit({ event: 'heal', state: 'syncing', url: URL, resumed: true, startedAt: '2026-01-05T14:02:10.000Z' });
+    expect(events.snapshot().heal).toEqual({ state: 'syncing', url: URL, startedAt: '2026-01-05T14:02:10.000Z' });
+  });
 });

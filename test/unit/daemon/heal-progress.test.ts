@@ -34,8 +34,8 @@ describe('the progress of one heal', () => {
     progress.step('syncing');
     progress.end(true);
     expect(events).toEqual([
-      { event: 'heal', state: 'syncing', url: URL, resumed: true },
-      { event: 'heal', state: 'done', url: URL, durationMs: 8_000, synced: true, resumed: true },
+      { event: 'heal', state: 'syncing', url: URL, resumed: true, startedAt: new Date(1_000).toISOString() },
+      { event: 'heal', state: 'done', url: URL, durationMs: 8_000, synced: true, resumed: true, startedAt: new Date(1_000).toISOString() },
     ]);
   });
 

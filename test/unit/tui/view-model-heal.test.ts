@@ -32,6 +32,16 @@ describe('the TUI header during a heal', () => {
     expect(done.daemon.heal).toBeNull();
   });
 
+  it('a heal that resumes once the dev server answers shows again, under way since its first start, until done', () => {
+    const unsynced = run(synced(), heal('syncing'), event({ event: 'heal', at: '2026-01-05T14:02:12.000Z', state: 'done', url: NEW, durationMs: 2000, synced: false }));
+    expect(unsynced.daemon.heal).toBeNull();
+    const resumed = run(unsynced, event({ event: 'heal', at: '2026-01-05T14:03:00.000Z', state: 'syncing', url: NEW, resumed: true, startedAt: '2026-01-05T14:02:10.000Z' }));
+    expect(formatHeader(resumed)).toContain(`endpoint syncing → ${NEW}`);
+    expect(resumed.daemon.heal?.startedAt).toBe('2026-01-05T14:02:10.000Z');
+    const done = run(resumed, event({ event: 'heal', at: 't', state: 'done', url: NEW, durationMs: 51_000, synced: true, resumed: true, startedAt: '2026-01-05T14:02:10.000Z' }));
+    expect(done.daemon.heal).toBeNull();
+  });
+
   it('a client that attaches mid-heal gets the state from the snapshot', () => {
     const snapshot = makeSnapshot([], { heal: { state: 'connecting', url: NEW, startedAt: '2026-01-05T14:02:10.000Z' }, endpoint: { id: 'ep_1', url: OLD, status: 'synced', error: null } });
     const state = run(initialState({ width: 140, height: 30 }), { type: 'snapshot', snapshot });
