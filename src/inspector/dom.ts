@@ -41,7 +41,8 @@ export function replaceChildren(node: Element, ...children: Child[]): void {
   append(node, children);
 }
 
-/** Sets an element's text, through the same sanitiser. */
+/** Sets an element's text, through the same sanitiser; the same text again changes nothing (no layout to redo). */
 export function setText(node: Element, text: string): void {
-  node.textContent = safeText(text);
+  const safe = safeText(text);
+  if (node.textContent !== safe) node.textContent = safe;
 }

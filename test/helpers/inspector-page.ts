@@ -67,7 +67,8 @@ export async function openFirstCall(page: Page, filter: string): Promise<string>
   // answer to the filter, then click that row once the page shows it.
   const { id } = await newestMatch(page, filter);
   await page.click(`${LIST_ROWS}[data-id="${id}"]`, { timeout: 20_000 });
-  await page.waitForSelector('[data-testid="verdict"]');
+  // The detail of this call, not the one open before it.
+  await page.waitForSelector(`[data-testid="detail"][data-record-id="${id}"] [data-testid="verdict"]`);
   return id;
 }
 

@@ -76,6 +76,7 @@ export function createDetailView(controller: Controller): { element: HTMLElement
     if (state.detail === drawn) return;
     drawn = state.detail;
     const detail = state.detail;
+    delete element.dataset.recordId;
     if (!detail) {
       element.replaceChildren(el('p', { class: 'c-gray hint' }, 'Select a call to see it whole.'));
       return;
@@ -89,6 +90,8 @@ export function createDetailView(controller: Controller): { element: HTMLElement
       element.replaceChildren(el('p', { class: 'c-gray' }, 'Loading…'));
       return;
     }
+    // Which record the detail shows (tests wait for it, not just for any detail).
+    element.dataset.recordId = record.id;
     const isToolCall = record.kind === 'tool-call';
     const actions = el(
       'div',

@@ -19,7 +19,7 @@ export interface RowNode {
 /** Sets a cell's text and class only where they changed (no style work for what stays). */
 function put(cell: HTMLElement, text: string, className: string): void {
   if (cell.className !== className) cell.className = className;
-  if (cell.textContent !== text) setText(cell, text);
+  setText(cell, text);
 }
 
 export function createRowNode(): RowNode {
