@@ -24,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { startInspectorServer } from '../../src/inspector-server/index.js';
 import { createCallStore } from '../../src/recorder/index.js';
 import { parseFilter, recordMatches } from '../../src/median/index.js';
+import type { Page } from 'playwright-core';
 import { summarizeLatencies } from '../percentiles.js';
 
 export interface InspectorBenchResult {
@@ -44,7 +45,13 @@ export interface InspectorBenchResult {
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROW_SELECTOR = '[data-testid="call-list"] .row[data-id]';
 
-export async function runInspectorPaint(options: { dataDir: string; wheelSteps: number; pageSteps: number }): Promise<InspectorBenchResult> {
+export async function runInspectorPaint(options: {
+  dataDir: string;
+  wheelSteps: number;
+  pageSteps: number;
+  /** Runs the wheel steps inside this (a trace, a profile) when given. */
+  aroundWheelSteps?: (page: Page, steps: () => Promise<void>) => Promise<void>;
+}): Promise<InspectorBenchResult> {
   const empty = { steps: 0, p50Ms: 0, p99Ms: 0, maxMs: 0 };
   if (!existsSync(CHROMIUM)) {
     return { records: 0, skipped: `no Chromium at ${CHROMIUM}`, indexMs: 0, firstRowsMs: 0, firstContentfulPaintMs: null, wheel: empty, page: empty, wheelLatency: empty, jumpMs: 0 };
@@ -124,7 +131,10 @@ export async function runInspectorPaint(options: { dataDir: string; wheelSteps: 
         viewport.scrollTop += ${delta};
       })`);
     const takeSteps = async () => (await page.evaluate('globalThis.bench.steps.splice(0)')) as number[];
-    for (let i = 0; i < options.wheelSteps; i++) await step(120);
+    const wheelSteps = async () => {
+      for (let i = 0; i < options.wheelSteps; i++) await step(120);
+    };
+    await (options.aroundWheelSteps ? options.aroundWheelSteps(page, wheelSteps) : wheelSteps());
     const wheelSamples = await takeSteps();
     const wheel = summarizeLatencies(Float64Array.from(wheelSamples));
     const latencySamples = (await page.evaluate('globalThis.bench.latencies.splice(0)')) as number[];
