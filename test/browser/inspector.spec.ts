@@ -40,6 +40,9 @@ describe('the browser inspector, in Chromium against the demo', () => {
     const { page, pageErrors } = await openInspector();
     const shots = process.env.MEDIAN_DEV_SCREENSHOTS ? DOCS : await useTempDir('median-dev-shots-');
     const originalId = await openFirstCall(page, 'tool:orderStatus verdict:answered');
+    // The whole list again, the call still open beside it (a screenshot with more than one row).
+    await filterBy(page, '');
+    await expect.poll(() => page.$$eval(LIST_ROWS, (rows) => rows.length), { timeout: 20_000 }).toBeGreaterThanOrEqual(12);
     await page.screenshot({ path: join(shots, 'inspector-list.png') });
     await page.locator('[data-testid="detail"]').screenshot({ path: join(shots, 'inspector-detail.png') });
 
