@@ -118,6 +118,35 @@ describe('the browser inspector: the call detail, the replay age and the live li
     expect(pageErrors).toEqual([]);
   });
 
+  it('draws the list from a fixed pool of rows: scrolling and new calls add or remove no row element', async () => {
+    const { page } = await openInspector({ intervalMs: 150 });
+    const total = () => page.$eval('[data-testid="count"]', (count) => Number(count.textContent?.replace(/\D/g, '') ?? 0));
+    await expect.poll(total, { timeout: 40_000 }).toBeGreaterThan(60);
+    // Row elements added to or removed from the list from now on (their cells' text may change).
+    await page.evaluate(`(() => {
+      const spacer = document.querySelector('[data-testid="call-list"] .spacer');
+      globalThis.rowChanges = 0;
+      new MutationObserver((records) => {
+        for (const record of records) globalThis.rowChanges += record.addedNodes.length + record.removedNodes.length;
+      }).observe(spacer, { childList: true });
+    })()`);
+    await page.hover(LIST_ROWS);
+    for (let step = 0; step < 8; step++) await page.mouse.wheel(0, 120);
+    await expect.poll(() => page.textContent('[data-testid="follow"]')).toContain('paused');
+    const before = await total();
+    await expect.poll(total, { timeout: 20_000 }).toBeGreaterThan(before + 2);
+    for (let step = 0; step < 8; step++) await page.mouse.wheel(0, -120);
+    await expect.poll(() => page.textContent('[data-testid="follow"]')).toContain('following');
+    expect(await page.evaluate('globalThis.rowChanges')).toBe(0);
+    // The pool holds the rows a viewport shows and a few more, not one element per call.
+    const { rows, height } = await page.$eval('[data-testid="call-list"]', (viewport) => ({
+      rows: viewport.querySelectorAll('.spacer > .row').length,
+      height: (viewport as unknown as { clientHeight: number }).clientHeight,
+    }));
+    expect(rows).toBeLessThanOrEqual(Math.ceil(height / 26) + 13);
+    expect(rows).toBeLessThan(await total());
+  });
+
   it('follows new calls until the user scrolls down, keeps the rows in view still, and follows again back at the top', async () => {
     const { page } = await openInspector({ intervalMs: 150 });
     const total = () => page.$eval('[data-testid="count"]', (count) => Number(count.textContent?.replace(/\D/g, '') ?? 0));
