@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ReplayAnswer } from '../../src/events/inspector-api.js';
 import type { CallRecord } from '../../src/median/call-record.js';
-import { LIST_ROWS, apiFromPage, detailFields, newestMatch, openFirstCall, openInspector } from '../helpers/inspector-page.js';
+import { LIST_ROWS, apiFromPage, detailFields, filterBy, newestMatch, openFirstCall, openInspector } from '../helpers/inspector-page.js';
 
 /** The signature's `t=` of a recorded request, in ms. */
 function signedAt(record: CallRecord): number {
@@ -145,6 +145,30 @@ describe('the browser inspector: the call detail, the replay age and the live li
     }));
     expect(rows).toBeLessThanOrEqual(Math.ceil(height / 26) + 13);
     expect(rows).toBeLessThan(await total());
+  });
+
+  it('moves the selection with the arrow keys, row by row in the order shown', async () => {
+    const { page } = await openInspector();
+    await filterBy(page, 'tool:orderStatus');
+    await expect.poll(() => page.$$eval(LIST_ROWS, (rows) => rows.length), { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    // The list as shown, top to bottom (the pool's elements are in no particular order in the page).
+    const shown = () =>
+      page.$$eval(LIST_ROWS, (rows) =>
+        rows
+          .map((row) => ({ id: (row as unknown as { dataset: { id: string } }).dataset.id, y: row.getBoundingClientRect().top }))
+          .sort((a, b) => a.y - b.y)
+          .map((row) => row.id),
+      );
+    const order = await shown();
+    await page.click(`${LIST_ROWS}[data-id="${order[0]}"]`);
+    await page.waitForSelector(`[data-testid="detail"][data-record-id="${order[0]}"]`);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector(`[data-testid="detail"][data-record-id="${order[1]}"]`);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector(`[data-testid="detail"][data-record-id="${order[2]}"]`);
+    await page.keyboard.press('ArrowUp');
+    await page.waitForSelector(`[data-testid="detail"][data-record-id="${order[1]}"]`);
+    expect(await page.$$eval(`${LIST_ROWS}.selected`, (rows) => rows.map((row) => (row as unknown as { dataset: { id: string } }).dataset.id))).toEqual([order[1]]);
   });
 
   it('follows new calls until the user scrolls down, keeps the rows in view still, and follows again back at the top', async () => {
