@@ -74,7 +74,7 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
         label(style, 'call'),
         event.at.slice(11, 23),
         ' ',
-        (event.tool ?? `(${event.kind ?? "request"})`).padEnd(18),
+        `${event.tool ?? `(${event.kind ?? "request"})`}${event.repeats === undefined ? '' : ` ×${event.repeats}`}`.padEnd(18),
         String(event.status ?? '—').padEnd(4),
         styleVerdict(style, event.verdict).padEnd(15),
         ` ${event.durationMs === null ? '—' : `${Math.round(event.durationMs)}ms`}`.padEnd(8),

@@ -46,6 +46,7 @@ export function formatRecord(raw: CallRecord, style: Style): string {
   const age = signatureAge(typeof sigHeader === 'string' ? sigHeader : undefined, Date.parse(record.receivedAt));
   out.push(`signature: ${styleSignature(style, record.signature)}${age === undefined ? '' : style.dim(` (${formatAge(age)})`)}`);
   if (record.replayOf) out.push(`replay of: ${record.replayOf}`);
+  if (record.repeats !== undefined && record.repeats > 1) out.push(`repeated: ×${record.repeats}, the same outcome each time; the last at ${record.lastAt ?? '?'}`);
   if (record.conversationId) out.push(`conversation: ${record.conversationId}  risk: ${record.risk ?? '—'}`);
   if (record.error) out.push(style.red(`error: ${record.error.code}: ${record.error.message}`));
   if (record.lateAnswer) out.push(style.yellow('The route answered after the 10 s limit: Median had already given up.'));

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { buildChildEnv, createChildKeeper } from '../child/index.js';
+import { findLoadError } from '../median/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
 import { waitForRoute } from '../endpoints/index.js';
 import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
@@ -86,6 +87,16 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       return mode;
     }));
 
+  /** Load errors already said for this run of the dev server: a stack printed on every request says it once. */
+  const loadErrorsSaid = new Set<string>();
+  /** The docs' Load errors in the dev server's output, said with their fix instead of a raw stack. */
+  const sayLoadError = (line: string): void => {
+    const found = findLoadError(line);
+    if (!found || loadErrorsSaid.has(found.message)) return;
+    loadErrorsSaid.add(found.message);
+    options.emit({ event: 'error', code: 'route_load_error', message: `The route did not load: ${found.message}`, hint: `${found.fix} Every tool on the route is down until then; median-dev reconnects once it answers.` });
+  };
+
   const child = createChildKeeper({
     command: options.command,
     cwd: config.cwd,
@@ -97,6 +108,8 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     },
     emit: (event) => {
       options.emit(event);
+      if (event.event === 'child' && event.state === 'starting') loadErrorsSaid.clear();
+      if (event.event === 'output') sayLoadError(event.line);
       if (event.event === 'output' && mode.kind === 'reloads' && mode.server.isReloadLine(event.line)) {
         lastReloadAt = Date.now();
         for (const wake of reloadWaiters) wake();

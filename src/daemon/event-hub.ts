@@ -54,13 +54,20 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
           error: event.error ?? null,
         };
         break;
-      case 'call':
+      case 'call': {
+        // A repeat (same id) updates its record in place: not a new call.
+        if (event.repeats !== undefined) {
+          const at = state.records.findIndex((r) => r.id === event.id);
+          if (at >= 0 && event.record) state.records[at] = event.record;
+          break;
+        }
         state.callCount += 1;
         if (event.record) {
           state.records.push(event.record);
           if (state.records.length > SNAPSHOT_RECORDS) state.records.splice(0, state.records.length - SNAPSHOT_RECORDS);
         }
         break;
+      }
       case 'child':
         state.child = { state: event.state, ...(event.pid ? { pid: event.pid } : {}), ...(event.command ? { command: event.command } : state.child.command ? { command: state.child.command } : {}) };
         break;

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../median/index.js';
+import { repeatKeyOf, withRepeats, type CallRecord } from '../median/index.js';
 import type { Recorder } from '../recorder/index.js';
 import type { NewDaemonEvent } from '../events/index.js';
 
@@ -8,6 +8,10 @@ import type { NewDaemonEvent } from '../events/index.js';
  * `call` event, so a record is durable once its event is out. A failing
  * store is reported once (and its recovery once); the call is announced
  * anyway, from memory (masked all the same), and traffic keeps flowing.
+ *
+ * median-dev opening a dead route again and again with the same outcome is
+ * one record with a repeat count (`repeats`, `lastAt`): the store gets a small
+ * repeat line, and the `call` event carries the record's id again, updated.
  */
 export function createRecordSink(
   recorder: Recorder,
@@ -16,21 +20,46 @@ export function createRecordSink(
   maskUnstored: (record: CallRecord) => CallRecord,
 ): (record: CallRecord) => Promise<void> {
   let isFailing = false;
+  /** The last connect record and its outcome: the next with the same outcome repeats it. */
+  let last: { key: string; record: CallRecord } | undefined;
   return async (record) => {
+    const key = repeatKeyOf(record);
+    if (key !== undefined) {
+      const repeated = last?.key === key ? last.record : undefined;
+      const update = repeated ? { repeats: (repeated.repeats ?? 1) + 1, lastAt: record.receivedAt } : undefined;
+      // Set before the write, so a repeat arriving meanwhile counts on from this one.
+      last = { key, record: repeated && update ? withRepeats(repeated, update) : record };
+      if (repeated && update) {
+        let stored = last.record;
+        try {
+          stored = await recorder.appendRepeat(repeated, update);
+        } catch {
+          // Not stored: the count lives on in memory and in the event; the next record that stores says whether the disk is back.
+        }
+        emitCall(stored);
+        return;
+      }
+    }
     let stored = record;
     try {
       stored = await recorder.append(record);
+      if (key !== undefined && last?.record === record) last = { key, record: stored };
       if (isFailing) {
         isFailing = false;
         emit({ event: 'recording', state: 'ok' });
       }
     } catch (error) {
       stored = maskUnstored(record);
+      if (key !== undefined && last?.record === record) last = { key, record: stored };
       if (!isFailing) {
         isFailing = true;
         emit({ event: 'recording', state: 'failing', message: error instanceof Error ? error.message : String(error) });
       }
     }
+    emitCall(stored);
+  };
+
+  function emitCall(stored: CallRecord): void {
     emit({
       event: 'call',
       id: stored.id,
@@ -42,7 +71,8 @@ export function createRecordSink(
       verdict: stored.verdict.kind,
       durationMs: stored.durationMs,
       replayOf: stored.replayOf,
+      ...(stored.repeats === undefined ? {} : { repeats: stored.repeats }),
       record: stored,
     });
-  };
+  }
 }

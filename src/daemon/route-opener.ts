@@ -1,6 +1,7 @@
 import type { RouteConnectOutcome } from '../endpoints/index.js';
 import { parseRetryAfter } from '../median/index.js';
 import { pause } from '../shared/delay.js';
+import { reconnectDelayMs, type BackoffOptions } from '../tunnel/index.js';
 
 export interface RouteOpenerOptions {
   /** The route's URL through our own proxy (so the connect is recorded). */
@@ -10,6 +11,8 @@ export interface RouteOpenerOptions {
   readyTimeoutMs: number;
   /** Per attempt. */
   requestTimeoutMs?: number;
+  /** Between attempts: the tunnel's backoff policy, from 1 s doubling to 10 s (tests shorten it). */
+  backoff?: BackoffOptions;
   signal?: AbortSignal;
 }
 
@@ -18,11 +21,12 @@ export interface RouteOpenerOptions {
  * Opens the route once with `Authorization: Bearer <MEDIAN_KEY>` — the docs'
  * `curl -H "authorization: Bearer $MEDIAN_KEY" http://localhost:3000/api/median`.
  * While the dev server is not answering yet (our proxy's 502), it waits and
- * tries again until `readyTimeoutMs`.
+ * tries again until `readyTimeoutMs`, backing off as the tunnel does, so a dead
+ * dev server is not opened every couple of seconds (each try is recorded).
  */
 export async function openRouteWithKey(options: RouteOpenerOptions): Promise<RouteConnectOutcome> {
   const deadline = Date.now() + options.readyTimeoutMs;
-  let wait = 200;
+  let attempt = 0;
   let lastReason = 'the dev server is not answering';
   while (!options.signal?.aborted) {
     const key = options.key();
@@ -52,9 +56,10 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
     } catch (error) {
       lastReason = error instanceof Error ? error.message : String(error);
     }
+    const wait = reconnectDelayMs(attempt, options.backoff);
+    attempt += 1;
     if (Date.now() + wait > deadline) break;
     await pause(wait, options.signal);
-    wait = Math.min(wait * 2, 2_000);
   }
   return { kind: 'unreachable', reason: lastReason };
 }

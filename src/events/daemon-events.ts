@@ -64,6 +64,8 @@ export type DaemonEvent =
       verdict: CallRecord['verdict']['kind'];
       durationMs: number | null;
       replayOf: string | null;
+      /** A repeat of an earlier record (same `id`): how often it was made in all. */
+      repeats?: number;
       /** The whole record (left out of --json lines; the store has it). */
       record?: CallRecord;
     }

@@ -21,6 +21,8 @@ export interface CallRow {
   signature: CallRecord['signature'];
   warningCount: number;
   replayOf: string | null;
+  /** Made this many times with the same outcome (a dead route opened again and again); absent when once. */
+  repeats?: number;
 }
 
 export function rowOf(record: CallRecord): CallRow {
@@ -37,6 +39,7 @@ export function rowOf(record: CallRecord): CallRow {
     signature: record.signature,
     warningCount: record.verdict.warnings.length,
     replayOf: record.replayOf,
+    ...(record.repeats === undefined ? {} : { repeats: record.repeats }),
   };
 }
 

@@ -104,7 +104,12 @@ export function createCallIndex(options: CallIndexOptions): CallIndex {
     },
     add(record) {
       const row = rowOf(record);
-      if (ids.has(row.id)) return row;
+      if (ids.has(row.id)) {
+        // A repeat (same id, a higher count): the row is replaced where it stands.
+        const at = rows.findIndex((r) => r.id === row.id);
+        if (at >= 0) rows[at] = row;
+        return row;
+      }
       ids.add(row.id);
       rows.push(row);
       for (const arriving of scans) arriving.push(record);

@@ -155,6 +155,11 @@ function trimmed(rows: Map<number, CallRow>, near: number): Map<number, CallRow>
 
 function callArrived(state: InspectorState, row: CallRow): InspectorState {
   const list = state.list;
+  // A repeat of a call the list shows (same id): that row is updated in place.
+  if (row.repeats !== undefined) {
+    const at = [...list.rows].find(([, shown]) => shown.id === row.id)?.[0];
+    return at === undefined ? state : { ...state, list: { ...list, rows: new Map(list.rows).set(at, row) } };
+  }
   // A page asked for after the call was recorded may hold it already.
   if (list.rows.get(list.total - 1)?.id === row.id) return state;
   // Under a filter the server decides whether the call belongs; the controller reloads the top.

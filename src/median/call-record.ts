@@ -47,6 +47,34 @@ export interface CallRecord {
   error?: { code: string; message: string } | null;
   /** The dev server's eventual answer came after the 10 s limit. */
   lateAnswer?: boolean;
+  /**
+   * median-dev opening the route again with the same outcome (a dead dev
+   * server): how many times this record's request was made in all (2 or
+   * more), and when the last one was. Absent on a record made once.
+   */
+  repeats?: number;
+  lastAt?: string;
+}
+
+/**
+ * The small line the store appends when a record repeats, instead of a new
+ * record: readers apply the newest one to the record `repeatOf` names.
+ */
+export interface RepeatLine {
+  repeatOf: string;
+  repeats: number;
+  lastAt: string;
+}
+
+/** Whether two records are the same outcome of the same request: a repeat rather than a new line. */
+export function repeatKeyOf(record: CallRecord): string | undefined {
+  if (record.kind !== 'connect' || record.replayOf !== null) return undefined;
+  return [record.request.method, record.request.path, record.response?.status ?? '-', record.error?.code ?? '-', record.verdict.kind, record.signature].join(' ');
+}
+
+/** The record with a repeat line applied. */
+export function withRepeats(record: CallRecord, repeat: Pick<RepeatLine, 'repeats' | 'lastAt'>): CallRecord {
+  return { ...record, repeats: repeat.repeats, lastAt: repeat.lastAt };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CallRecord } from './call-record.js';
+import type { CallRecord, RepeatLine } from './call-record.js';
 
 /**
  * Whether a value read from the store has the shape every reader of a record
@@ -26,8 +26,15 @@ export function isCallRecord(value: unknown): value is CallRecord {
     isVerdict(value.verdict) &&
     isStringOrNull(value.replayOf) &&
     (value.error === undefined || value.error === null || (isObject(value.error) && typeof value.error.code === 'string' && typeof value.error.message === 'string')) &&
-    (value.lateAnswer === undefined || typeof value.lateAnswer === 'boolean')
+    (value.lateAnswer === undefined || typeof value.lateAnswer === 'boolean') &&
+    (value.repeats === undefined || isFiniteNumber(value.repeats)) &&
+    (value.lastAt === undefined || typeof value.lastAt === 'string')
   );
+}
+
+/** Whether a line read from the store is a repeat line (see `RepeatLine`), not a record. */
+export function isRepeatLine(value: unknown): value is RepeatLine {
+  return isObject(value) && typeof value.repeatOf === 'string' && isFiniteNumber(value.repeats) && typeof value.lastAt === 'string';
 }
 
 type Loose = Record<string, unknown>;

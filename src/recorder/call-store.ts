@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { isCallRecord, type CallRecord, type VerdictKind } from '../median/index.js';
+import { isCallRecord, isRepeatLine, withRepeats, type CallRecord, type RepeatLine, type VerdictKind } from '../median/index.js';
 import { UserError, errorCode, escapeJsonControls } from '../shared/index.js';
 import { callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
@@ -60,6 +60,18 @@ export interface CallCandidate {
 }
 
 const MAX_CANDIDATES = 20;
+
+/** How the recorder writes a repeat line: `{"repeatOf":…`. */
+const REPEAT_LINE_START = Buffer.from('{"repeatOf":', 'utf8');
+
+function parseRepeatLine(line: Buffer): RepeatLine | undefined {
+  try {
+    const value = JSON.parse(line.toString('utf8')) as unknown;
+    return isRepeatLine(value) ? value : undefined;
+  } catch {
+    return undefined; // A torn repeat line: that count is lost, the record stays.
+  }
+}
 
 function parseLine(line: Buffer): CallRecord | undefined {
   try {
@@ -123,11 +135,22 @@ export function createCallStore(dataDir: string): CallStore {
   }
 
   async function* recordsNewestFirst(mustContain: Buffer[] = []): AsyncGenerator<CallRecord> {
+    // Repeat lines come after their record: read newest first, the first one seen is the newest.
+    const repeats = new Map<string, RepeatLine>();
     for await (const line of linesNewestFirst()) {
+      if (line.subarray(0, REPEAT_LINE_START.length).equals(REPEAT_LINE_START)) {
+        const repeat = parseRepeatLine(line);
+        if (repeat && !repeats.has(repeat.repeatOf)) repeats.set(repeat.repeatOf, repeat);
+        continue;
+      }
       if (!mustContain.every((needle) => line.includes(needle))) continue;
       const record = parseLine(line);
-      if (record) yield record;
-      else skipped.add(createHash('sha1').update(line).digest('hex'));
+      if (!record) {
+        skipped.add(createHash('sha1').update(line).digest('hex'));
+        continue;
+      }
+      const repeat = repeats.get(record.id);
+      yield repeat ? withRepeats(record, repeat) : record;
     }
   }
 

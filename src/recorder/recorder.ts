@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CallRecord } from '../median/index.js';
+import { withRepeats, type CallRecord, type RepeatLine } from '../median/index.js';
 import { MedianDevError, errorCode, silentLogger, type Logger } from '../shared/index.js';
 import { resolveRetention } from './retention.js';
 import { createSecretMasker, type SecretMasker } from '../shared/secret-masker.js';
@@ -51,6 +51,13 @@ export interface Recorder {
    * and one sync. Rejects with `record_write_failed` when the disk refuses.
    */
   append(record: CallRecord): Promise<CallRecord>;
+  /**
+   * The record (as `append` resolved it) was made again with the same
+   * outcome: appends a small repeat line (`{repeatOf, repeats, lastAt}`),
+   * which readers apply to it, and resolves with the record so updated. A
+   * line lost in a crash loses that count only.
+   */
+  appendRepeat(record: CallRecord, repeat: { repeats: number; lastAt: string }): Promise<CallRecord>;
   stats(): RecorderStats;
   /** Masks one more secret from the next append on (a MEDIAN_KEY that changed); earlier ones stay masked. */
   addSecret(secret: string): void;
@@ -77,6 +84,7 @@ export async function openRecorder(options: RecorderOptions): Promise<Recorder> 
   await writer.prepare().catch((error: unknown) => writer.noteFailure(error));
   return {
     append: (record) => writer.append(record),
+    appendRepeat: (record, repeat) => writer.appendRepeat(record, repeat),
     stats: () => writer.stats(),
     addSecret: (secret) => writer.addSecret(secret),
     close: () => writer.close(),
@@ -126,6 +134,22 @@ class CallWriter {
     return { ...this.log.totals(), failing: this.failing };
   }
 
+  appendRepeat(record: CallRecord, repeat: { repeats: number; lastAt: string }): Promise<CallRecord> {
+    if (this.closing) {
+      return Promise.reject(new MedianDevError('recorder_closed', 'The call recorder is closed; nothing more can be recorded.'));
+    }
+    const line: RepeatLine = { repeatOf: record.id, repeats: repeat.repeats, lastAt: repeat.lastAt };
+    return this.enqueue(Buffer.from(`${JSON.stringify(line)}\n`, 'utf8'), withRepeats(record, repeat));
+  }
+
+  private enqueue(line: Buffer, record: CallRecord): Promise<CallRecord> {
+    return new Promise<CallRecord>((resolve, reject) => {
+      this.queue.push({ line, record, resolve, reject });
+      if (this.endGatherWait && this.queue.length >= GROUP_COMMIT_RECORDS) this.endGatherWait();
+      this.kick();
+    });
+  }
+
   append(record: CallRecord): Promise<CallRecord> {
     if (this.closing) {
       return Promise.reject(new MedianDevError('recorder_closed', 'The call recorder is closed; nothing more can be recorded.'));
@@ -143,11 +167,7 @@ class CallWriter {
         new MedianDevError('invalid_record', 'This call record cannot be written as JSON.', { cause: error }),
       );
     }
-    return new Promise<CallRecord>((resolve, reject) => {
-      this.queue.push({ line, record: masked, resolve, reject });
-      if (this.endGatherWait && this.queue.length >= GROUP_COMMIT_RECORDS) this.endGatherWait();
-      this.kick();
-    });
+    return this.enqueue(line, masked);
   }
 
   /** Starts the drain loop unless it runs; on a later tick, so appends made together share one write and one sync. */

@@ -106,6 +106,7 @@ const OWN_CODES = [
   'proxy_loop',
   'target_is_proxy',
   'route_unreachable',
+  'route_load_error',
   // tunnel (tunnel/tunnel-errors.ts names them)
   'invalid_tunnel_host',
   'invalid_public_url',

@@ -83,6 +83,7 @@ export function formatDetailLines(record: CallRecord, width?: number): StyledLin
   ]);
   if (record.conversationId) text(`conversation ${record.conversationId}`, 'gray');
   if (record.replayOf) text(`↻ replay of ${record.replayOf}`, 'cyan');
+  if (record.repeats !== undefined && record.repeats > 1) text(`×${record.repeats}: made again with the same outcome, the last at ${record.lastAt ?? '?'}`, 'yellow');
   if (record.error) text(`error ${record.error.code}: ${record.error.message}`, 'red');
   if (record.lateAnswer) text('The route answered after the 10 s limit: Median had already given up.', 'yellow');
 

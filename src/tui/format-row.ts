@@ -61,12 +61,17 @@ export function formatDuration(ms: number | null): string {
   return ms < 100_000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 1000)}s`;
 }
 
+/** ` ×N` for a record made N times with the same outcome (a dead route opened again and again), else nothing. */
+export function repeatMark(record: Pick<CallRecord, 'repeats'>): string {
+  return record.repeats !== undefined && record.repeats > 1 ? ` ×${record.repeats}` : '';
+}
+
 /** One list row, exactly `width` columns: time, tool, [call id], status, verdict, ms, ✓/✗, ↻. */
 export function formatRowSegments(record: CallRecord, width: number): StyledLine {
   const columns = rowColumns(width);
   const status = record.response?.status;
   const isToolCall = record.kind === 'tool-call';
-  const toolText = isToolCall ? (record.tool ?? '?') : `(${record.kind})`;
+  const toolText = `${isToolCall ? (record.tool ?? '?') : `(${record.kind})`}${repeatMark(record)}`;
   const line: StyledLine = [
     seg(fit(formatClock(record.receivedAt), 8), 'gray'),
     seg(' '),

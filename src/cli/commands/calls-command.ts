@@ -27,7 +27,7 @@ function callPredicate(query: string[], options: Record<string, unknown>): (reco
 function rowOf(r: CallRecord, style: Style): string[] {
   return [
     r.receivedAt.slice(11, 23),
-    r.tool ?? style.dim(r.kind),
+    (r.tool ?? style.dim(r.kind)) + (r.repeats !== undefined && r.repeats > 1 ? style.yellow(` ×${r.repeats}`) : ''),
     String(r.response?.status ?? '—'),
     styleVerdict(style, r.verdict.kind),
     r.durationMs === null ? '—' : String(Math.round(r.durationMs)),

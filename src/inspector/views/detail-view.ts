@@ -119,6 +119,7 @@ export function createDetailView(controller: Controller): { element: HTMLElement
         field('received', new Date(record.receivedAt).toLocaleString()),
         field('took', formatDuration(record.durationMs)),
         record.replayOf ? field('replay of', record.replayOf) : null,
+        record.repeats !== undefined && record.repeats > 1 ? field('repeated', `×${record.repeats}, the same outcome each time; the last at ${new Date(record.lastAt ?? record.receivedAt).toLocaleString()}`) : null,
       ),
       contextView(record),
       section('Request', field('line', `${record.request.method} ${record.request.path}`), headersTable(record.request.headers), ...limitsOf(record.request, false), bodyView(record.request.body)),

@@ -31,7 +31,7 @@ export function createRowNode(): RowNode {
     element,
     key: '',
     fill(row, isSelected) {
-      const key = row ? `${row.id}${isSelected ? ':selected' : ''}` : '…';
+      const key = row ? `${row.id}${isSelected ? ':selected' : ''}${row.repeats === undefined ? '' : `×${row.repeats}`}` : '…';
       if (key === node.key) return;
       node.key = key;
       if (!row) {
@@ -48,7 +48,8 @@ export function createRowNode(): RowNode {
       element.dataset.id = row.id;
       element.dataset.verdict = row.verdict;
       put(time!, formatClock(row.receivedAt), 'c-gray');
-      put(tool!, isToolCall ? (row.tool ?? '?') : `(${row.kind})`, isToolCall ? 'tool' : 'c-gray');
+      // ×N: made again with the same outcome (a dead route opened again and again).
+      put(tool!, `${isToolCall ? (row.tool ?? '?') : `(${row.kind})`}${row.repeats !== undefined && row.repeats > 1 ? ` ×${row.repeats}` : ''}`, isToolCall ? 'tool' : 'c-gray');
       put(id!, row.toolCallId, 'c-gray mono');
       put(status!, row.status === null ? '—' : String(row.status), `c-${statusColor(row.status ?? undefined)}`);
       put(verdict!, row.verdict, '');
