@@ -11,7 +11,7 @@ import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtur
 const connect = (): CallRecord => makeRecord({ tool: null, toolCallId: '', kind: 'connect', response: null, verdict: { kind: 'not-answering', agentSees: 'The tool request failed.', warnings: [] } });
 const repeated = (record: CallRecord, repeats: number): CallRecord => withRepeats(record, { repeats, lastAt: new Date(Date.parse(record.receivedAt) + repeats * 1000).toISOString() });
 /** The sink's event for a repeat: the record's id again, with the count. */
-const repeatEvent = (record: CallRecord): Extract<DaemonEvent, { event: 'call' }> => ({ ...callEvent(record), repeats: record.repeats! });
+const repeatEvent = (record: CallRecord): DaemonEvent => ({ ...(callEvent(record) as Extract<DaemonEvent, { event: 'call' }>), repeats: record.repeats! });
 
 describe('a repeat updates its record in every view instead of adding a row', () => {
   it('the daemon’s snapshot: replaced in place, not counted again', () => {
