@@ -81,7 +81,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
     // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`), and the heal with it.
     if (isWaitingForRoute(connected)) {
       if (heal) unsyncedHeal = { url, startedAt: heal.startedAt };
-      parts.routeRetry.watch(url);
+      void parts.routeRetry.watch(url);
     }
     return connected?.status === 'synced' && connected.url === url;
   }

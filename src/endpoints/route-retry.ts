@@ -26,21 +26,22 @@ export interface RouteRetryOptions {
  * ends with the daemon or when another URL is in use.
  */
 export interface RouteRetry {
-  watch(toolsUrl: string): void;
+  /**
+   * Watches the route for `toolsUrl` (a watch under way: joins it). Resolves
+   * when the watch ends: `route.answering` reported, the route answering at
+   * the first look, another URL in use, or the daemon closing; no look follows.
+   */
+  watch(toolsUrl: string): Promise<void>;
 }
 
 export function createRouteRetry(options: RouteRetryOptions): RouteRetry {
   const { signal } = options;
-  let isWatching = false;
-  const watch = (toolsUrl: string): void => {
-    if (isWatching) return;
-    isWatching = true;
-    void (async () => {
+  let watching: Promise<void> | undefined;
+  const watch = (toolsUrl: string): Promise<void> => {
+    if (watching) return watching;
+    const current = (async () => {
       // Answering now: the failure was not the dev server's absence; do not loop on it.
-      if (await isRouteAnswering(options.routeUrl, { timeoutMs: 2_000, signal })) {
-        isWatching = false;
-        return;
-      }
+      if (await isRouteAnswering(options.routeUrl, { timeoutMs: 2_000, signal })) return;
       let wait = options.firstWaitMs ?? 1_000;
       const maxWait = options.maxWaitMs ?? 30_000;
       while (!signal.aborted) {
@@ -49,12 +50,15 @@ export function createRouteRetry(options: RouteRetryOptions): RouteRetry {
         if (signal.aborted || !options.isCurrent(toolsUrl)) break;
         if (!(await isRouteAnswering(options.routeUrl, { timeoutMs: 2_000, signal }))) continue;
         options.emit({ event: 'log', level: 'info', message: 'The dev server answers again: fixing the endpoint.' });
-        isWatching = false;
+        watching = undefined; // the reaction to the report may watch again
         options.report({ type: 'route.answering', toolsUrl });
         return;
       }
-      isWatching = false;
-    })();
+    })().finally(() => {
+      if (watching === current) watching = undefined;
+    });
+    watching = current;
+    return current;
   };
   return { watch };
 }
