@@ -9,11 +9,12 @@ export interface EventHub {
   emit(event: NewDaemonEvent): void;
   on(listener: (event: DaemonEvent) => void): () => void;
   snapshot(): DaemonSnapshot;
-  setKeyFingerprint(fingerprint: string | null): void;
+  /** The key in use now, and where it came from (null: no key). */
+  setKeyFingerprint(fingerprint: string | null, source?: string | null): void;
   clearRecords(): void;
 }
 
-export function createEventHub(base: { version: string; isDemo: boolean; keyFingerprint: string | null; callCount: number; records: CallRecord[] }): EventHub {
+export function createEventHub(base: { version: string; isDemo: boolean; keyFingerprint: string | null; keySource?: string | null; callCount: number; records: CallRecord[] }): EventHub {
   const listeners = new Set<(event: DaemonEvent) => void>();
   const state: DaemonSnapshot = {
     version: base.version,
@@ -24,6 +25,7 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
     heal: null,
     child: { state: 'none' },
     keyFingerprint: base.keyFingerprint,
+    keySource: base.keySource ?? null,
     isDemo: base.isDemo,
     callCount: base.callCount,
     records: base.records.slice(-SNAPSHOT_RECORDS),
@@ -103,8 +105,9 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
     snapshot() {
       return structuredClone(state);
     },
-    setKeyFingerprint(fingerprint) {
+    setKeyFingerprint(fingerprint, source = null) {
       state.keyFingerprint = fingerprint;
+      state.keySource = fingerprint === null ? null : source;
     },
     clearRecords() {
       state.records = [];

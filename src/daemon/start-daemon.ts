@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { keySourceLabel } from './key-source.js';
 import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
 import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
@@ -94,6 +95,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     version: options.version,
     isDemo: options.isDemo === true,
     keyFingerprint: medianKey ? keyFingerprint(medianKey) : null,
+    keySource: medianKey ? keySourceLabel(config.keySource === 'env' ? undefined : (config.keyFile ?? config.envFile ?? undefined), config.cwd) : null,
     callCount: await store.count().catch(() => recent.length),
     records: recent.slice().reverse(),
   });
@@ -174,7 +176,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       endpoint,
       routeRetry,
       followKey(key) {
-        hub.setKeyFingerprint(key ? keyFingerprint(key) : null);
+        // A new key comes from the env file median-dev watches.
+        hub.setKeyFingerprint(key ? keyFingerprint(key) : null, keySourceLabel(config.envFile ?? undefined, config.cwd));
         proxy.setSecret(secretFor(key));
         for (const secret of secretsToMask({ medianKey: key })) {
           recorder.addSecret(secret);

@@ -114,6 +114,8 @@ export interface DaemonSnapshot {
   child: { state: 'none' | 'starting' | 'running' | 'exited' | 'stopped'; pid?: number; command?: string };
   /** `…abcd`, or null when no key is set. */
   keyFingerprint: string | null;
+  /** Where that key came from: `environment`, or the env file (as a path from the project folder). */
+  keySource?: string | null;
   isDemo: boolean;
   /** The browser inspector's URL (no token), when it listens. */
   inspectorUrl?: string | null;

@@ -55,6 +55,7 @@ export function headerLines(state: TuiState): StyledLine[] {
   second.push(seg(child.state === 'none' ? 'none' : child.state, childColor));
   if (child.pid !== undefined && child.state === 'running') second.push(seg(` pid ${child.pid}`, 'gray'));
   second.push(SEPARATOR, seg(`key ${daemon.keyFingerprint ?? 'not set'}`, daemon.keyFingerprint ? undefined : 'yellow'));
+  if (daemon.keyFingerprint && daemon.keySource) second.push(seg(` from ${daemon.keySource}`, 'gray'));
   second.push(SEPARATOR, seg(`${state.callCount} call${state.callCount === 1 ? '' : 's'}`));
   if (daemon.recording === 'failing') second.push(SEPARATOR, seg('recording failing', 'red', { bold: true }));
   const view = state.filter.view;

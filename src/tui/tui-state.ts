@@ -17,6 +17,8 @@ export interface DaemonInfo {
   heal?: HealUnderWay | null;
   child: DaemonSnapshot['child'];
   keyFingerprint: string | null;
+  /** Where the key came from (`environment`, `.env`, …), when the daemon says. */
+  keySource?: string | null;
   recording: 'ok' | 'failing';
   /** Why median-dev connects no endpoint (the production guard stopped it), until an endpoint event. */
   endpointBlocked?: string;

@@ -67,6 +67,7 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
       ...(snapshot.endpointBlocked ? { endpointBlocked: PRODUCTION_BLOCKED } : {}),
       child: snapshot.child,
       keyFingerprint: snapshot.keyFingerprint,
+      keySource: snapshot.keySource ?? null,
     },
     records,
     callCount: Math.max(snapshot.callCount, records.length),

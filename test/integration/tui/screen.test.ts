@@ -70,6 +70,16 @@ describe('the blessed screen', () => {
     await waitFor(() => expect(tui.screenText().join('\n')).toContain('endpoint synced'));
   });
 
+  it('says in the header which file the key came from', async () => {
+    const tty = fakeTty(160, 30);
+    const { tui } = start(tty);
+    tui.dispatch({ type: 'snapshot', snapshot: { ...makeSnapshot([]), keyFingerprint: '…Zq7X', keySource: '.env' } });
+    await waitFor(() => expect(tty.plain()).toContain('key …Zq7X from .env'));
+    tui.dispatch({ type: 'snapshot', snapshot: { ...makeSnapshot([]), keyFingerprint: null, keySource: null } });
+    await waitFor(() => expect(tui.screenText().join('\n')).toContain('key not set'));
+    expect(tui.screenText().join('\n')).not.toContain(' from .env');
+  });
+
   it('asks before replaying a high-risk call and sends the yes', async () => {
     const tty = fakeTty(100, 30);
     const { tui, effects } = start(tty);
