@@ -13,6 +13,8 @@ import { createTerminalEditor } from './terminal-editor.js';
 export interface TuiWiring {
   config: Pick<Config, 'dataDir' | 'target' | 'route' | 'medianKey' | 'toolSecret'>;
   isDemo: boolean;
+  /** See TuiOptions.helpNote. */
+  helpNote?: string;
   onQuit(): void;
 }
 
@@ -31,6 +33,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
     input: io.stdin,
     output: io.terminal ?? io.stdout,
     isDemo: wiring.isDemo,
+    ...(wiring.helpNote ? { helpNote: wiring.helpNote } : {}),
     ...(io.env.TERM ? { terminal: io.env.TERM } : {}),
     editor: createTerminalEditor(io.env),
     curlOf,

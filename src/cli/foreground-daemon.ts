@@ -12,12 +12,12 @@ import { createStyle } from './terminal-style.js';
 export async function runDaemonInForeground(
   daemon: Daemon,
   io: CliIo,
-  mode: { json: boolean; tui: boolean; isDemo?: boolean; config: TuiWiring['config'] },
+  mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; config: TuiWiring['config'] },
 ): Promise<void> {
   const style = createStyle(useColor(io));
   let detachTui: (() => void) | undefined;
   if (mode.tui) {
-    detachTui = attachDaemonTui(daemon, io, { config: mode.config, isDemo: mode.isDemo === true, onQuit: () => void daemon.close() });
+    detachTui = attachDaemonTui(daemon, io, { config: mode.config, isDemo: mode.isDemo === true, ...(mode.helpNote ? { helpNote: mode.helpNote } : {}), onQuit: () => void daemon.close() });
   } else {
     const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
       if (mode.json) {

@@ -117,7 +117,15 @@ export function overlayContent(state: TuiState): { title: string; lines: StyledL
   if (!overlay || overlay.kind === 'filter-input') return null;
   switch (overlay.kind) {
     case 'help':
-      return { title: 'Keys', lines: [...HELP_LINES.map((line) => [seg(line)]), [], [seg('any key closes this', 'gray')]] };
+      return {
+        title: 'Keys',
+        lines: [
+          ...HELP_LINES.map((line) => [seg(line)]),
+          ...(state.helpNote ? [[], [seg(state.helpNote, 'cyan')]] : []),
+          [],
+          [seg('any key closes this', 'gray')],
+        ],
+      };
     case 'confirm-replay': {
       const { record, command } = overlay;
       return {

@@ -16,6 +16,8 @@ export interface TuiOptions {
   width?: number;
   height?: number;
   isDemo?: boolean;
+  /** Shown in the footer first and at the end of the `?` overlay. */
+  helpNote?: string;
   /** Terminal type, e.g. from TERM; left out, blessed picks. */
   terminal?: string;
   /** Draw ✓ ✗ ↻ as they are (default true). */
@@ -61,7 +63,7 @@ export function startTui(options: TuiOptions): Tui {
     ...(options.terminal !== undefined ? { terminal: options.terminal } : {}),
     ...(options.isUnicode !== undefined ? { isUnicode: options.isUnicode } : {}),
   });
-  let state = initialState({ isDemo: options.isDemo ?? false, width: screen.width, height: screen.height });
+  let state = initialState({ isDemo: options.isDemo ?? false, helpNote: options.helpNote, width: screen.width, height: screen.height });
   let isClosed = false;
   let isSuspended = false;
   let isDirty = true;

@@ -42,6 +42,8 @@ export interface Flash {
 
 export interface TuiState {
   isDemo: boolean;
+  /** A line the `?` overlay ends with, and the footer shows first (the demo: the command for a second terminal). */
+  helpNote: string | null;
   width: number;
   height: number;
   daemon: DaemonInfo;
@@ -100,11 +102,12 @@ export function layoutOf(width: number, height: number, focus: TuiState['focus']
   };
 }
 
-export function initialState(options: { isDemo?: boolean; width: number; height: number }): TuiState {
+export function initialState(options: { isDemo?: boolean; helpNote?: string | undefined; width: number; height: number }): TuiState {
   const width = Math.max(1, Math.floor(options.width));
   const height = Math.max(1, Math.floor(options.height));
   return {
     isDemo: options.isDemo ?? false,
+    helpNote: options.helpNote ?? null,
     width,
     height,
     daemon: {
@@ -125,7 +128,7 @@ export function initialState(options: { isDemo?: boolean; width: number; height:
     selection: 'follow',
     focus: 'list',
     overlay: null,
-    flash: null,
+    flash: options.helpNote ? { text: options.helpNote, level: 'info' } : null,
     viewport: { top: 0, height: layoutOf(width, height, 'list').listRows },
     detailScroll: 0,
   };

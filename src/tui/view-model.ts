@@ -28,7 +28,7 @@ export function reduce(state: TuiState, action: TuiAction): TuiResult {
     case 'snapshot':
       return none(applySnapshot(state, action.snapshot));
     case 'event':
-      return none(applyEvent(state, action.event));
+      return none(keepHelpNote(state, applyEvent(state, action.event)));
     case 'resize':
       return none(relayout({ ...state, width: Math.max(1, Math.floor(action.width)), height: Math.max(1, Math.floor(action.height)) }));
     case 'command-result':
@@ -123,6 +123,17 @@ function addRecord(state: TuiState, record: CallRecord): TuiState {
   // The user moved away from the newest: keep the rows they look at where they are.
   const top = next.viewport.top + Math.max(0, added);
   return relayout(keepSelectionIfShown({ ...next, viewport: { ...next.viewport, top } }));
+}
+
+/**
+ * The help note (the demo's second-terminal command) stays in the footer
+ * through the daemon's info notes, which the header repeats anyway, until a
+ * key or a warning replaces it.
+ */
+function keepHelpNote(before: TuiState, after: TuiState): TuiState {
+  const isNoteShown = before.flash !== null && before.flash.text === before.helpNote;
+  if (!isNoteShown || after.flash === before.flash || after.flash?.level !== 'info') return after;
+  return { ...after, flash: before.flash };
 }
 
 function applyEvent(state: TuiState, event: DaemonEvent): TuiState {

@@ -114,7 +114,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         traffic = emulator.startTraffic({ intervalMs: demoIntervalMs(io.env.MEDIAN_DEV_DEMO_INTERVAL_MS) });
       }
     });
-    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, config });
+    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, config });
     if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: ${secondTerminal}`);
   } finally {
     traffic?.stop();

@@ -1,0 +1,27 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { useTeardown } from './use-teardown.js';
+
+const run = promisify(execFile);
+
+export interface TmuxPane {
+  /** The pane's text now, one string per row. */
+  text(): Promise<string>;
+  sendKeys(...keys: string[]): Promise<void>;
+}
+
+/**
+ * A real terminal: a detached tmux session of `width`×`height` running
+ * `argv` (no shell: each argument passed as it is), killed when the test ends.
+ */
+export async function useTmux(argv: readonly string[], options: { width?: number; height?: number; env?: Record<string, string> } = {}): Promise<TmuxPane> {
+  const session = `median-dev-test-${randomUUID().slice(0, 8)}`;
+  const env = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
+  await run('tmux', ['new-session', '-d', '-s', session, '-x', String(options.width ?? 160), '-y', String(options.height ?? 40), ...env, ...argv]);
+  useTeardown(session, (s) => run('tmux', ['kill-session', '-t', s]).catch(() => undefined));
+  return {
+    text: async () => (await run('tmux', ['capture-pane', '-p', '-t', session])).stdout,
+    sendKeys: async (...keys) => void (await run('tmux', ['send-keys', '-t', session, ...keys])),
+  };
+}
