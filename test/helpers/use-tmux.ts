@@ -16,6 +16,9 @@ export interface TmuxPane {
  * `argv` (no shell: each argument passed as it is), killed when the test ends.
  */
 export async function useTmux(argv: readonly string[], options: { width?: number; height?: number; env?: Record<string, string> } = {}): Promise<TmuxPane> {
+  await run('tmux', ['-V']).catch(() => {
+    throw new Error('These tests drive a real terminal through tmux: install it (apt-get install tmux, brew install tmux).');
+  });
   const session = `median-dev-test-${randomUUID().slice(0, 8)}`;
   const env = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
   await run('tmux', ['new-session', '-d', '-s', session, '-x', String(options.width ?? 160), '-y', String(options.height ?? 40), ...env, ...argv]);
