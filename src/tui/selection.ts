@@ -16,6 +16,17 @@ export function withFlash(state: TuiState, text: string, level: Flash['level'] =
 }
 
 /**
+ * The help note (the demo's second-terminal command) stays in the footer
+ * through the daemon's info notes, which the header repeats anyway, until a
+ * key or a warning replaces it.
+ */
+export function keepHelpNote(before: TuiState, after: TuiState): TuiState {
+  const isNoteShown = before.flash !== null && before.flash.text === before.helpNote;
+  if (!isNoteShown || after.flash === before.flash || after.flash?.level !== 'info') return after;
+  return { ...after, flash: before.flash };
+}
+
+/**
  * Selects a list row (clamped). Row 0, the newest, means `follow`: the
  * newest call stays selected as calls arrive, until the user moves away.
  */

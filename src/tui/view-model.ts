@@ -4,7 +4,7 @@ import { OWNER_LABELS } from '../shared/index.js';
 import { reduceKey, requestReplay } from './key-reducer.js';
 import { buildFilteredView, extendFilteredView, recordMatches } from './record-filter.js';
 import { RecordList } from './record-list.js';
-import { keepSelectionIfShown, relayout, withFlash } from './selection.js';
+import { keepHelpNote, keepSelectionIfShown, relayout, withFlash } from './selection.js';
 import type { CommandError, TuiAction, TuiResult } from './tui-actions.js';
 import { rowCount, type ReplayCommand, type TuiState } from './tui-state.js';
 
@@ -123,17 +123,6 @@ function addRecord(state: TuiState, record: CallRecord): TuiState {
   // The user moved away from the newest: keep the rows they look at where they are.
   const top = next.viewport.top + Math.max(0, added);
   return relayout(keepSelectionIfShown({ ...next, viewport: { ...next.viewport, top } }));
-}
-
-/**
- * The help note (the demo's second-terminal command) stays in the footer
- * through the daemon's info notes, which the header repeats anyway, until a
- * key or a warning replaces it.
- */
-function keepHelpNote(before: TuiState, after: TuiState): TuiState {
-  const isNoteShown = before.flash !== null && before.flash.text === before.helpNote;
-  if (!isNoteShown || after.flash === before.flash || after.flash?.level !== 'info') return after;
-  return { ...after, flash: before.flash };
 }
 
 function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
