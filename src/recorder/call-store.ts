@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isCallRecord, isRepeatLine, withRepeats, type CallRecord, type RepeatLine, type VerdictKind } from '../median/index.js';
 import { UserError, errorCode, escapeJsonControls } from '../shared/index.js';
-import { callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
+import { REPEAT_LINE_START, callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
 export interface CallQuery {
   tool?: string;
@@ -60,9 +60,6 @@ export interface CallCandidate {
 }
 
 const MAX_CANDIDATES = 20;
-
-/** How the recorder writes a repeat line: `{"repeatOf":…`. */
-const REPEAT_LINE_START = Buffer.from('{"repeatOf":', 'utf8');
 
 function parseRepeatLine(line: Buffer): RepeatLine | undefined {
   try {
@@ -242,8 +239,9 @@ export function createCallStore(dataDir: string): CallStore {
             continue;
           }
           const scan = await scanSegment(segment.path);
-          counted.set(segment.path, { size: scan.bytes, lines: scan.lines });
-          total += scan.lines;
+          // Records only: a repeat line counts a record made again, not a new one.
+          counted.set(segment.path, { size: scan.bytes, lines: scan.lines - scan.repeatLines });
+          total += scan.lines - scan.repeatLines;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
           // Deleted by retention since the listing: its records are gone.

@@ -42,34 +42,52 @@ export async function listSegments(callsDir: string): Promise<SegmentFile[]> {
   return segments.sort((a, b) => a.seq - b.seq);
 }
 
+/** How the recorder starts a repeat line (`{"repeatOf": …}`, see RepeatLine): a count, not a record. */
+export const REPEAT_LINE_START = Buffer.from('{"repeatOf":', 'utf8');
+
 export interface SegmentScan {
   /** Complete (newline-terminated) lines. */
   lines: number;
+  /** Of those, repeat lines (not records). */
+  repeatLines: number;
   bytes: number;
   /** True when the file is empty or ends with a newline (nothing torn at the end). */
   endsCleanly: boolean;
 }
 
-/** Counts the complete lines of a segment and tells whether its end is torn. */
+/** Counts the complete lines of a segment (and its repeat lines) and tells whether its end is torn. */
 export async function scanSegment(path: string): Promise<SegmentScan> {
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(1024 * 1024);
+    const prefix = REPEAT_LINE_START;
     let lines = 0;
+    let repeatLines = 0;
     let bytes = 0;
     let last = NEWLINE;
+    /** Bytes of the repeat prefix the current line starts with so far; -1 once it does not. */
+    let matched = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, bytes);
       if (bytesRead === 0) break;
-      let at = buffer.indexOf(NEWLINE, 0);
-      while (at !== -1 && at < bytesRead) {
+      let pos = 0;
+      while (pos < bytesRead) {
+        if (matched >= 0 && matched < prefix.length) {
+          // A line start may straddle two reads: match what this read holds and go on in the next.
+          const n = Math.min(prefix.length - matched, bytesRead - pos);
+          matched = buffer.compare(prefix, matched, matched + n, pos, pos + n) === 0 ? matched + n : -1;
+        }
+        const at = buffer.indexOf(NEWLINE, pos);
+        if (at === -1 || at >= bytesRead) break;
         lines += 1;
-        at = buffer.indexOf(NEWLINE, at + 1);
+        if (matched === prefix.length) repeatLines += 1;
+        matched = 0;
+        pos = at + 1;
       }
       last = buffer[bytesRead - 1] ?? NEWLINE;
       bytes += bytesRead;
     }
-    return { lines, bytes, endsCleanly: last === NEWLINE };
+    return { lines, repeatLines, bytes, endsCleanly: last === NEWLINE };
   } finally {
     await handle.close();
   }

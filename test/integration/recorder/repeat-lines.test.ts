@@ -1,8 +1,9 @@
-import { appendFile, readdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repeatKeyOf } from '../../../src/median/index.js';
 import { createCallStore } from '../../../src/recorder/index.js';
+import { scanSegment } from '../../../src/recorder/segment-files.js';
 import { makeRecord } from '../../helpers/make-record.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
 
@@ -45,6 +46,20 @@ describe('a repeated record: one record line, small repeat lines applied when re
     // A filter whose needle the repeat line lacks still gets the count.
     expect(await store.list({ text: 'not answering' })).toEqual([expected]);
     expect(store.skippedLines()).toBe(0);
+    // Two records, however many repeat lines.
+    expect(await store.count()).toBe(2);
+  });
+
+  it('counts repeat lines apart from records, also where one starts across the scan’s 1 MB reads', async () => {
+    const dir = await useDataDir();
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, 'segment.jsonl');
+    const repeat = '{"repeatOf":"rec_1","repeats":2,"lastAt":"2026-01-01T00:00:00.000Z"}\n';
+    // The second line starts 5 bytes before the first read ends: its prefix straddles two reads.
+    const first = `{"pad":"${'x'.repeat(1024 * 1024 - 5 - 10 - 1)}"}\n`;
+    expect(first.length).toBe(1024 * 1024 - 5);
+    await writeFile(file, first + repeat + '{"not":"a repeat"}\n' + repeat);
+    expect(await scanSegment(file)).toMatchObject({ lines: 4, repeatLines: 2, endsCleanly: true });
   });
 
   it('a torn repeat line loses that count only; a repeat line for a record gone is ignored', async () => {
