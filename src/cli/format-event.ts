@@ -97,6 +97,8 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
       return event.state === 'failing'
         ? `${label(style, 'recorder')}${style.red(`cannot write recordings: ${event.message ?? ''}`)} (calls still pass through)`
         : `${label(style, 'recorder')}recording again`;
+    case 'key':
+      return undefined; // The rotation's own log line says it, with the file.
     case 'log':
       return `${label(style, event.level)}${event.level === 'warn' ? style.yellow(event.message) : event.message}`;
     case 'error':

@@ -9,8 +9,6 @@ export interface EventHub {
   emit(event: NewDaemonEvent): void;
   on(listener: (event: DaemonEvent) => void): () => void;
   snapshot(): DaemonSnapshot;
-  /** The key in use now, and where it came from (null: no key). */
-  setKeyFingerprint(fingerprint: string | null, source?: string | null): void;
   clearRecords(): void;
 }
 
@@ -76,6 +74,10 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
       case 'inspector':
         state.inspectorUrl = event.url;
         break;
+      case 'key':
+        state.keyFingerprint = event.fingerprint;
+        state.keySource = event.fingerprint === null ? null : event.source;
+        break;
       case 'output':
       case 'recording':
       case 'log':
@@ -104,10 +106,6 @@ export function createEventHub(base: { version: string; isDemo: boolean; keyFing
     },
     snapshot() {
       return structuredClone(state);
-    },
-    setKeyFingerprint(fingerprint, source = null) {
-      state.keyFingerprint = fingerprint;
-      state.keySource = fingerprint === null ? null : source;
     },
     clearRecords() {
       state.records = [];

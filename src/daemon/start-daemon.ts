@@ -177,7 +177,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       routeRetry,
       followKey(key) {
         // A new key comes from the env file median-dev watches.
-        hub.setKeyFingerprint(key ? keyFingerprint(key) : null, keySourceLabel(config.envFile ?? undefined, config.cwd));
+        hub.emit({ event: 'key', fingerprint: key ? keyFingerprint(key) : null, source: key ? keySourceLabel(config.envFile ?? undefined, config.cwd) : null });
         proxy.setSecret(secretFor(key));
         for (const secret of secretsToMask({ medianKey: key })) {
           recorder.addSecret(secret);

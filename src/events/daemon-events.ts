@@ -83,6 +83,8 @@ export type DaemonEvent =
   | { event: 'output'; at: string; stream: 'stdout' | 'stderr'; line: string }
   | { event: 'recording'; at: string; state: 'ok' | 'failing'; message?: string }
   | { event: 'log'; at: string; level: 'info' | 'warn'; message: string }
+  /** The MEDIAN_KEY in use changed (a rotation in the env file): its fingerprint (null: none now) and where it came from. */
+  | { event: 'key'; at: string; fingerprint: string | null; source: string | null }
   | { event: 'error'; at: string; code: ErrorCode; message: string; hint?: string };
 
 export type DaemonEventName = DaemonEvent['event'];

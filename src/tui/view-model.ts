@@ -172,6 +172,8 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
     }
     case 'log':
       return withFlash(state, event.message, event.level === 'warn' ? 'warn' : 'info');
+    case 'key':
+      return { ...state, daemon: { ...daemon, keyFingerprint: event.fingerprint, keySource: event.source } };
     case 'error': {
       // The production guard's stop stays in the header: no endpoint will appear until the key or the flag changes.
       const next = event.code === 'production_org' ? { ...state, daemon: { ...daemon, endpointBlocked: PRODUCTION_BLOCKED } } : state;

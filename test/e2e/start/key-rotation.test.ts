@@ -20,6 +20,9 @@ describe('median-dev start: a key rotation in the env file', () => {
     expect(log.message).toEqual(expect.stringContaining('MEDIAN_KEY'));
     expect(log.message).toEqual(expect.stringContaining(newKey.slice(-4)));
     expect(log.message).not.toEqual(expect.stringContaining(newKey));
+    // The TUI header follows: the new key's fingerprint and the env file it came from.
+    const key = await waitForEventAfter(cli, mark, 'key');
+    expect(key).toMatchObject({ fingerprint: expect.stringContaining(newKey.slice(-4)), source: '.env.local' });
     const reconnected = await waitForEventAfter(cli, mark, 'endpoint', { action: 'connected' });
     const synced = await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced' });
     expect(reconnected).toMatchObject({ id: first.id, url: first.url });
