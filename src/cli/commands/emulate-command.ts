@@ -1,7 +1,7 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { safeJson } from '../../shared/output-sanitiser.js';
 import { parseTunnelDomain, startEmulator, tunnelDomainResolver, type Emulator, type TunnelDomain } from '../../emulator/index.js';
-import { DEFAULTS, dataDirError } from '../../config/index.js';
+import { DEFAULTS, dataDirError, ignoreNewDataDir } from '../../config/index.js';
 import type { Endpoint } from '../../median/index.js';
 import { UserError, codeOf, errorCode, isMedianDevError } from '../../shared/errors.js';
 import { keyFingerprint } from '../../median/index.js';
@@ -50,6 +50,8 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
   });
   let held: Endpoint[];
   let envFile: string;
+  // It holds a key: a new data dir inside a git checkout goes into its .gitignore, as start does.
+  const ignoredNote = await ignoreNewDataDir(dataDir).catch(() => undefined);
   try {
     // A key from the environment may be a real one: it never goes into the file.
     envFile = await writeEmulatorEnv(dataDir, { apiUrl: emulator.url, ...(envKey ? {} : { key: emulator.key }) }).catch((error: unknown) => {
@@ -75,12 +77,13 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
         url: emulator.url,
         ...(envKey ? { keyFingerprint: keyFingerprint(envKey) } : { key: emulator.key }),
         envFile,
+        ...(ignoredNote ? { note: ignoredNote } : {}),
         tunnelDomains: domains,
         held: held.map((e) => ({ id: e.id, url: e.url, status: e.status, tools: e.tools.map((t) => t.name) })),
       })}\n`,
     );
   } else {
-    printEmulateBanner(io, { url: emulator.url, key: emulator.key, isKeyFromEnv: envKey !== undefined, isKeyKept: keptKey !== undefined, envFile, dataDir, domains, held });
+    printEmulateBanner(io, { url: emulator.url, key: emulator.key, isKeyFromEnv: envKey !== undefined, isKeyKept: keptKey !== undefined, envFile, dataDir, domains, held, ...(ignoredNote ? { note: ignoredNote } : {}) });
   }
   await stopped;
   await emulator.close();

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { spawnCli, type SpawnedCli } from '../../helpers/cli-harness.js';
@@ -95,6 +95,17 @@ describe('median-dev emulate alone, as a newcomer with their own app follows it'
     const again = await second.waitForEvent((e) => isEvent(e, 'emulator'));
     expect(again.key).toBe(started.key);
     expect(await second.stop()).toBe(0);
+  });
+
+  it('a new data dir in a git checkout goes into its .gitignore (it holds a key), as start does', async () => {
+    const projectDir = await useTempDir('median-dev-emulate-git-');
+    await mkdir(join(projectDir, '.git'));
+    const cli = spawnCli(['emulate', '--port', '0', '--json'], { cwd: projectDir });
+    const started = await cli.waitForEvent((e) => isEvent(e, 'emulator'));
+    expect(started.envFile).toBe(join(projectDir, '.median-dev', 'emulator.env'));
+    expect(started.note).toEqual(expect.stringContaining('.gitignore'));
+    expect((await readFile(join(projectDir, '.gitignore'), 'utf8')).split('\n')).toContain('/.median-dev/');
+    expect(await cli.stop()).toBe(0);
   });
 
   it('a key from the environment is used and never written to the data dir', async () => {
