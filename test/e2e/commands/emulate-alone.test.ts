@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { spawnCli, type SpawnedCli } from '../../helpers/cli-harness.js';
@@ -68,6 +68,14 @@ describe('median-dev emulate alone, as a newcomer with their own app follows it'
     expect(await threw.exited).toBe(1);
     expect(threw.stdout()).toContain('threw');
     expect(threw.stderr()).toContain('[tool_call_failed]');
+    // On a named endpoint (by id), the input from a file; an endpoint Median does not have: its code.
+    await writeFile(join(projectDir, 'input.json'), '{"orderNumber":"B2002"}');
+    const onEndpoint = spawnCli(['emulate', 'call', 'orderStatus', ...callFlags, '--endpoint', String(synced.id), '--input', '@input.json', '--json'], { cwd: projectDir });
+    expect(await onEndpoint.exited, onEndpoint.stderr()).toBe(0);
+    expect(JSON.parse(onEndpoint.stdout())).toMatchObject({ endpointUrl: synced.url, input: { orderNumber: 'B2002' } });
+    const noEndpoint = spawnCli(['emulate', 'call', 'orderStatus', ...callFlags, '--endpoint', 'tep_000000000000000000000000'], { cwd: projectDir });
+    expect(await noEndpoint.exited).toBe(1);
+    expect(noEndpoint.stderr()).toContain('[endpoint_not_found]');
     // A tool no endpoint has: the docs' code.
     const unknown = spawnCli(['emulate', 'call', 'noSuchTool', ...callFlags], { cwd: projectDir });
     expect(await unknown.exited).toBe(1);
