@@ -3,6 +3,7 @@ import { createEventHub } from '../../../src/daemon/event-hub.js';
 import type { DaemonEvent } from '../../../src/events/index.js';
 import { rowOf, type CallPage } from '../../../src/events/inspector-api.js';
 import { reduce as reduceInspector } from '../../../src/inspector/reducer.js';
+import { createCallIndex } from '../../../src/inspector-server/call-index.js';
 import { initialState as inspectorState, rowAt } from '../../../src/inspector/state.js';
 import { withRepeats, type CallRecord } from '../../../src/median/index.js';
 import { formatRow, initialState, reduce as reduceTui, visibleRows, type TuiState } from '../../../src/tui/index.js';
@@ -39,6 +40,22 @@ describe('a repeat updates its record in every view instead of adding a row', ()
     expect(state.callCount).toBe(1);
     expect(formatRow(rows[0]!.record, 100)).toContain('(connect) ×5');
     expect(formatRow(first, 100)).not.toContain('×');
+  });
+
+  it('the inspector’s server index: the row is replaced where it stands, not added', async () => {
+    const first = connect();
+    const later = makeRecord();
+    const index = createCallIndex({ matcherFor: () => null, async *scanRecords() {} });
+    await index.load();
+    index.add(first);
+    index.add(later);
+    expect(index.add(repeated(first, 3))).toMatchObject({ id: first.id, repeats: 3 });
+    const page = await index.page({ offset: 0, limit: 10, filter: '' });
+    expect(page.total).toBe(2);
+    expect(page.rows.map((r) => [r.id, r.repeats])).toEqual([
+      [later.id, undefined],
+      [first.id, 3],
+    ]);
   });
 
   it('the browser inspector: the row is replaced where it stands', () => {
