@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The only module that touches the process: argv, env, streams, signals, exit.
+import { stopSignals } from '../platform/index.js';
 import { runCli } from './run-cli.js';
 import type { CliIo } from './cli-io.js';
 
@@ -20,13 +21,16 @@ const io: CliIo = {
   },
   onSignal(handler) {
     signalHandlers.add(handler);
-    const onInt = () => handler('SIGINT');
-    const onTerm = () => handler('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
+    // Ctrl-C is SIGINT; every other stop signal (SIGTERM, SIGHUP when the terminal closes, Windows'
+    // SIGBREAK) stops as SIGTERM does. Without a handler, Node exits on SIGHUP at once and the dev
+    // server, in its own process group, would outlive us.
+    const listeners = stopSignals(process.platform).map((signal) => {
+      const listener = () => handler(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
+      process.on(signal, listener);
+      return [signal, listener] as const;
+    });
     return () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      for (const [signal, listener] of listeners) process.off(signal, listener);
       signalHandlers.delete(handler);
     };
   },
