@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { spawnCli, type SpawnedCli } from './cli-harness.js';
 import { useTempDir } from './e2e-world.js';
 import { useTeardown } from './use-teardown.js';
@@ -19,8 +21,12 @@ export interface DemoRun {
  */
 export async function useDemo(options: { intervalMs?: number } = {}): Promise<DemoRun> {
   const dataDir = await useTempDir('median-dev-browser-demo-');
+  // The tunnel's name comes from the project folder: a project as a reader would name it (the README's screenshots show it).
+  const projectDir = join(dataDir, 'my-shop');
+  await mkdir(projectDir);
   const cli = spawnCli(['demo', '--json', '--no-tui', '--inspector-port', '0', '--data-dir', dataDir], {
     env: { MEDIAN_DEV_DEMO_INTERVAL_MS: String(options.intervalMs ?? 300) },
+    cwd: projectDir,
   });
   useTeardown(cli, (c) => c.stop('SIGINT'));
   const inspector = await cli.waitForEvent((e) => e.event === 'inspector', 30_000);
