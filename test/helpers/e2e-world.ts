@@ -10,7 +10,7 @@ import { CLI_PATH, spawnCli, type SpawnedCli } from './cli-harness.js';
 import { useEmulator } from './use-emulator.js';
 import { useTeardown } from './use-teardown.js';
 import { useTunnelServer } from './use-tunnel-server.js';
-import { findFreePort } from '../../src/shared/free-port.js';
+import { freeTestPort } from './free-test-port.js';
 
 /** The compiled example route, started by `median-dev start` as its child command. */
 export const EXAMPLE_ROUTE = fileURLToPath(new URL('../../dist/examples/tools-route/server.js', import.meta.url));
@@ -20,8 +20,8 @@ export const EXAMPLE_TOOLS = Object.freeze(['orderStatus', 'lookupCustomer', 'ca
 
 export type CliEvent = Record<string, unknown>;
 
-/** A loopback port nothing listens on right now. */
-export const freePort = findFreePort;
+/** A loopback port nothing listens on right now, outside the ephemeral range (see freeTestPort). */
+export const freePort = freeTestPort;
 
 /** A temp folder, removed when the test ends. Its real path (macOS /var → /private/var). */
 export async function useTempDir(prefix: string): Promise<string> {

@@ -11,7 +11,7 @@ import {
 } from '../../../src/control/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { makeSnapshot, rejectionOf, useControlServer, useDataDir } from './use-control-server.js';
-import { findFreePort as freePort } from '../../../src/shared/free-port.js';
+import { freeTestPort as freePort } from '../../helpers/free-test-port.js';
 
 async function useSilentTcpServer(): Promise<Server> {
   const server = createServer(() => {
