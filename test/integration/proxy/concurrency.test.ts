@@ -28,8 +28,10 @@ describe('many calls at once', () => {
       }),
     );
 
-    expect(answers.every((a) => a.status === 200)).toBe(true);
     const records = await waitForRecords(1_000, 15_000);
+    // Any answer that is not the dev server's, with what its record says went wrong.
+    const failed = answers.flatMap((a, i) => (a.status === 200 ? [] : [`${ids[i]}: ${a.status} ${records.find((r) => r.toolCallId === ids[i])?.error?.code ?? ''}`]));
+    expect(failed).toEqual([]);
     expect(records).toHaveLength(1_000);
     expect(new Set(records.map((r) => r.id)).size).toBe(1_000);
     expect(new Set(records.map((r) => r.toolCallId))).toEqual(new Set(ids));
