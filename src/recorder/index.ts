@@ -5,3 +5,4 @@ export { createCallStore, type CallStore, type CallQuery, type CallCandidate } f
 export { DEFAULT_RETENTION, type RetentionLimits } from './retention.js';
 export { toHar, type HarLog, type HarEntry, type HarOptions } from './har.js';
 export { toCurl, shellQuote, type CurlOptions } from './curl.js';
+export { callsDirOf } from './segment-files.js';

@@ -6,10 +6,9 @@ import { saySkippedLines } from '../say-skipped.js';
 import { safeJson, safeStrings } from '../../shared/output-sanitiser.js';
 import { createStyle, formatTable, styleSignature, styleVerdict, type Style } from '../terminal-style.js';
 import { parseTimeFlag } from '../time-flag.js';
+import { watchRecordArrivals } from '../record-arrivals.js';
 
 const HEADERS = ['TIME', 'TOOL', 'STATUS', 'VERDICT', 'MS', 'SIGNATURE', 'TOOL CALL ID'];
-/** How often `--follow` looks for new records. */
-const FOLLOW_POLL_MS = 250;
 
 /** The filter words (the TUI's `/` language), `--since`/`--until`, as one predicate. */
 function callPredicate(query: string[], options: Record<string, unknown>): (record: CallRecord) => boolean {
@@ -49,7 +48,7 @@ export async function runCalls(query: string[], options: Record<string, unknown>
   saySkippedLines(store, config.dataDir, io);
   const style = createStyle(useColor(io));
   if (options.follow === true) {
-    await follow(store, records, { where, json: config.json, style, io, tool: options.tool, verdict: options.verdict });
+    await follow(store, records, { dataDir: config.dataDir, where, json: config.json, style, io, tool: options.tool, verdict: options.verdict });
     return;
   }
   if (config.json) {
@@ -71,7 +70,7 @@ export async function runCalls(query: string[], options: Record<string, unknown>
 async function follow(
   store: CallStore,
   first: CallRecord[],
-  options: { where: (record: CallRecord) => boolean; json: boolean; style: Style; io: CliIo; tool: unknown; verdict: unknown },
+  options: { dataDir: string; where: (record: CallRecord) => boolean; json: boolean; style: Style; io: CliIo; tool: unknown; verdict: unknown },
 ): Promise<void> {
   const { io, style } = options;
   const seen = new Set<string>();
@@ -85,13 +84,16 @@ async function follow(
   for (const record of await store.list({ limit: 1_000 })) seen.add(record.id);
   for (const record of [...first].reverse()) print(record);
   let isStopped = false;
+  // Following keeps the process alive until Ctrl-C: the watcher (and its fallback timer) are kept.
+  const arrivals = watchRecordArrivals(options.dataDir);
   const unsubscribe = io.onSignal(() => {
     isStopped = true;
+    arrivals.wake();
   });
   try {
     while (!isStopped) {
-      // A kept timer: following is what keeps the process alive until Ctrl-C.
-      await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
+      await arrivals.next();
+      if (isStopped) break;
       const recent = await store.list({ limit: 200 });
       const fresh = recent.filter((r) => !seen.has(r.id)).reverse();
       for (const record of fresh) {
@@ -105,5 +107,6 @@ async function follow(
     }
   } finally {
     unsubscribe();
+    await arrivals.close();
   }
 }
