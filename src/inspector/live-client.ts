@@ -12,6 +12,7 @@ export function connectLive(handlers: { onMessage(message: LiveMessage): void; o
   let isClosed = false;
   let controller: AbortController | undefined;
   let retryMs = 500;
+  let stopWaiting: (() => void) | undefined;
 
   async function run(): Promise<void> {
     while (!isClosed) {
@@ -41,7 +42,15 @@ export function connectLive(handlers: { onMessage(message: LiveMessage): void; o
       }
       if (isClosed) return;
       handlers.onState('lost');
-      await new Promise((resolve) => setTimeout(resolve, retryMs));
+      // A reconnect back-off (not a wait for something to happen); close() ends it at once.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, retryMs);
+        stopWaiting = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      stopWaiting = undefined;
       retryMs = Math.min(retryMs * 2, 5_000);
     }
   }
@@ -50,6 +59,7 @@ export function connectLive(handlers: { onMessage(message: LiveMessage): void; o
     close() {
       isClosed = true;
       controller?.abort();
+      stopWaiting?.();
     },
   };
 }
