@@ -48,6 +48,7 @@ function isEvent(e: DaemonEventLine, event: string, fields: Record<string, unkno
   return e.event === event && Object.entries(fields).every(([k, v]) => e[k] === v);
 }
 
+/** How long a simulated lid stays closed (SIGSTOP): a duration, not a wait for something. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startWorld(): Promise<World> {
@@ -126,8 +127,8 @@ async function measureOnce(kind: FaultKind, projectDir: string, sleepMs: number)
     const first = await d.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 30_000);
     const url = first.url as string;
     const name = new URL(url).hostname.split('.')[0]!;
-    // Calm first: the probe's first round and the start's own syncs are over.
-    await sleep(1_000);
+    // Calm first: the start's own heal is over (its `heal` `done` follows the sync).
+    await d.waitForEvent((e) => isEvent(e, 'heal', { state: 'done' }), 30_000);
     const mark = d.otherEvents().length;
     const from = await inflict(kind, world, d, name, sleepMs);
     const since = (e: DaemonEventLine) => d.otherEvents().indexOf(e) >= mark;
