@@ -1,4 +1,4 @@
-import type { DiffLine } from '../replay/response-diff.js';
+import type { DiffLine } from '../median/response-diff.js';
 
 /** One row of a side-by-side diff: the original's line on the left, the replay's on the right. */
 export interface SideBySideRow {

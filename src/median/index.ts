@@ -17,3 +17,4 @@ export * from './sync-fixes.js';
 export * from './record-filter.js';
 export * from './input-schema.js';
 export * from './load-fixes.js';
+export { diffResponses, diffLines, type ResponseDiff, type DiffLine } from './response-diff.js';

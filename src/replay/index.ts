@@ -1,4 +1,5 @@
-export { diffResponses, diffLines, type ResponseDiff, type DiffLine } from './response-diff.js';
+// The response diff is the median layer's (src/median/response-diff.ts): the replay, the inspector and `test` share it.
+export { diffResponses, diffLines, type ResponseDiff, type DiffLine } from '../median/index.js';
 export {
   prepareReplay,
   prepareTestCall,

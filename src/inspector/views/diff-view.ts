@@ -1,4 +1,4 @@
-import { diffResponses } from '../../replay/response-diff.js';
+import { diffResponses } from '../../median/response-diff.js';
 import { verdictColor } from '../../tui/format-row.js';
 import { el } from '../dom.js';
 import type { Controller } from '../controller.js';

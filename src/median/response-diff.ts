@@ -1,4 +1,4 @@
-import type { CallRecord } from '../median/index.js';
+import type { CallRecord } from './call-record.js';
 
 export interface DiffLine {
   op: ' ' | '-' | '+';
