@@ -67,7 +67,7 @@ export function createApiRoutes(options: ApiRoutesOptions): { answer(method: str
       }
       const callMatch = /^\/api\/calls\/([^/]+)(\/curl)?$/.exec(path);
       if (callMatch && isGet) {
-        const record = mask(await options.findRecord(decodeURIComponent(callMatch[1]!)));
+        const record = mask(await options.findRecord(decodedSegment(callMatch[1]!)));
         if (callMatch[2]) return { status: 200, body: { curl: options.curlOf(record) } };
         return { status: 200, body: record };
       }
@@ -83,6 +83,15 @@ export function createApiRoutes(options: ApiRoutesOptions): { answer(method: str
       throw new MedianDevError('not_found', `The inspector has no ${method} ${path}.`);
     },
   };
+}
+
+/** A path segment's %-escapes decoded; a malformed one is the client's mistake, not ours. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new UserError('invalid_path', `The path segment "${segment}" has a malformed %-escape.`);
+  }
 }
 
 function intParam(url: URL, name: string, fallback: number): number {

@@ -161,6 +161,7 @@ const OWN_CODES = [
   'inspector_off',
   'inspector_origin_refused',
   'invalid_json_body',
+  'invalid_path',
   'invalid_query',
   'invalid_replay',
   'manifest_unreadable',
