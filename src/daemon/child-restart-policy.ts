@@ -3,7 +3,7 @@ import { buildChildEnv, createChildKeeper } from '../child/index.js';
 import { findLoadError } from '../median/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
 import { waitForRoute } from '../endpoints/index.js';
-import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
+import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { EnvVars } from './env-vars.js';
 import { decideUrlChangeMode, type UrlChangeMode } from './url-change-mode.js';
@@ -150,7 +150,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     if (current.kind === 'keep') {
       if (keptFor === url) return;
       keptFor = url;
-      const message = `The dev server keeps MEDIAN_TOOLS_URL=${childUrl ?? '(unset)'} in its environment (--restart-on-url-change never); restart it (R) to give it ${url}.`;
+      const message = `The dev server keeps MEDIAN_TOOLS_URL=${childUrl ?? '(unset)'} in its environment (--restart-on-url-change never); restart it (${restartHint()}) to give it ${url}.`;
       options.emit({ event: 'log', level: 'warn', message });
       return;
     }
@@ -161,7 +161,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       return;
     }
     childUrl = url;
-    const message = `${current.server.name} did not say it reloaded ${file} within ${(timing.envReloadWaitMs ?? ENV_RELOAD_WAIT_MS) / 1000} s: if its route still has the old MEDIAN_TOOLS_URL, restart it (R) or start with --restart-on-url-change always.`;
+    const message = `${current.server.name} did not say it reloaded ${file} within ${(timing.envReloadWaitMs ?? ENV_RELOAD_WAIT_MS) / 1000} s: if its route still has the old MEDIAN_TOOLS_URL, restart it (${restartHint()}) or start with --restart-on-url-change always.`;
     options.emit({ event: 'log', level: 'warn', message });
   }
 

@@ -203,7 +203,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
           emit({ event: 'log', level: 'info', message: `${fact.count} watched file${fact.count === 1 ? '' : 's'} changed: syncing.` });
           await syncEndpoint(url);
         });
-      case 'child.exited': // reported to clients as a `child` event; a dev server that exits stays down until `R`
+      case 'child.exited': // reported to clients as a `child` event; a dev server that exits stays down until restarted (KEY_MAP's restart-dev-server)
         return;
       case 'route.answering':
         return queue.push(() => reconnectAnswering(fact.toolsUrl));

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isEnvFileReloadedBy, recogniseEnvReloadingDevServer, type EnvReloadingDevServer } from '../child/index.js';
 import { readEnvFile, type RestartOnUrlChange } from '../config/index.js';
+import { restartHint } from '../events/index.js';
 
 /** What a new tunnel URL does to a running dev server. */
 export type UrlChangeMode =
@@ -40,7 +41,7 @@ export async function decideUrlChangeMode(options: {
   if (policy === 'never') {
     return {
       mode: { kind: 'keep' },
-      note: 'The dev server is never restarted when the tunnel URL changes (--restart-on-url-change never): it keeps the MEDIAN_TOOLS_URL it started with in its environment until you restart it (R).',
+      note: `The dev server is never restarted when the tunnel URL changes (--restart-on-url-change never): it keeps the MEDIAN_TOOLS_URL it started with in its environment until you restart it (${restartHint()}).`,
     };
   }
   const server = recogniseEnvReloadingDevServer(options.command, await readScripts(options.cwd));

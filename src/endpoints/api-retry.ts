@@ -1,6 +1,6 @@
 import { isTransientMedianError, retryAfterMs } from '../median/index.js';
 import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
-import type { NewDaemonEvent } from '../events/index.js';
+import { keyLabel, type NewDaemonEvent } from '../events/index.js';
 import { delayOrAbort } from '../shared/delay.js';
 
 /**
@@ -35,7 +35,7 @@ export interface ApiRetryOptions {
 }
 
 const MIN_RATE_LIMIT_WAIT_MS = 1_000;
-const NEXT_TRIGGER = 'median-dev tries again when the tunnel reopens; run `median-dev sync` (or press s) to try now.';
+const NEXT_TRIGGER = `median-dev tries again when the tunnel reopens; run \`median-dev sync\` (or press ${keyLabel('sync')}) to try now.`;
 
 
 function seconds(ms: number): string {

@@ -3,3 +3,4 @@ export { isDevServerLocalOnly } from './daemon-events.js';
 export { errorEvent } from './error-event.js';
 export { commandErrorOf, type CommandError } from './command-error.js';
 export type { DaemonFact, DaemonFactType, DaemonFactOf } from './daemon-facts.js';
+export { KEY_MAP, actionOfKey, bindingOf, displayKey, keyHelpRows, keyLabel, restartHint, type KeyAction, type KeyBinding, type KeyHelpRow } from './key-map.js';

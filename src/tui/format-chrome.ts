@@ -1,4 +1,4 @@
-import { isDevServerLocalOnly } from '../events/index.js';
+import { KEY_MAP, bindingOf, isDevServerLocalOnly, keyHelpRows, keyLabel } from '../events/index.js';
 import { plainText, seg, type Color, type StyledLine } from './styled-text.js';
 import { rowCount, type TuiState } from './tui-state.js';
 
@@ -83,33 +83,29 @@ export function footerLine(state: TuiState): StyledLine {
     return [seg(state.flash.text, color, { bold: state.flash.level !== 'info' })];
   }
   const hints: [string, string][] =
-    state.focus === 'detail' ? [['↑↓', 'scroll'], ['esc', 'back']] : [['↑↓', 'move'], ['⏎', 'details']];
-  hints.push(['r', 'replay'], ['R', 'new id'], ['e', 'edit'], ['/', 'filter'], ['?', 'help'], ['q', 'quit']);
-  if (state.isDemo) hints.push(['h', 'hostname change']);
-  hints.push(['c', 'curl'], ['x', 'HAR'], ['s', 'sync'], ['d', 'diagnostics']);
+    state.focus === 'detail'
+      ? [[navKeys(), 'scroll'], [keyLabel('back'), 'back']]
+      : [[navKeys(), 'move'], ['⏎', bindingOf('toggle-detail').footer ?? '']];
+  for (const binding of KEY_MAP) {
+    if (binding.footer === undefined || binding.action === 'toggle-detail' || binding.action === 'back') continue;
+    if (binding.isDemoOnly && !state.isDemo) continue;
+    hints.push([keyLabel(binding.action), binding.footer]);
+  }
   return keyHints(hints);
 }
 
-export const HELP_LINES: readonly string[] = [
-  '↑ ↓  j k        move (the newest call stays selected until you move)',
-  'PgUp PgDn       move a page',
-  'g Home / G End  newest (follow) / oldest',
-  'Enter / Esc     read the selected call / back to the list',
-  'r               replay the selected call (same toolCallId)',
-  'R               replay it with a new toolCallId',
-  'e               edit its input, then replay it (new toolCallId)',
-  '                risk reviewed/high asks first: y to send',
-  '/               filter: words match anywhere; tool:x verdict:refused',
-  '                status:5xx sig:invalid risk:high is:replay, -word negates',
-  'c               copy the call as curl',
-  'x               export the calls as HAR',
-  's               ask Median to sync the endpoint',
-  'd               send a diagnostics call',
-  'Ctrl-R          restart the dev server (after it exited, or to reload it)',
-  'h               (demo) simulate a tunnel hostname change',
-  '?               this help',
-  'q  Ctrl-C       quit',
-];
+function navKeys(): string {
+  return `${keyLabel('select-newer')}${keyLabel('select-older')}`;
+}
+
+const KEY_COLUMN = 16;
+
+/** `?`: every key, from KEY_MAP (docs/cli.md's table is made from the same rows). */
+export const HELP_LINES: readonly string[] = keyHelpRows().flatMap((row) => {
+  const keys = row.keys.join(' ');
+  const first = keys.length < KEY_COLUMN ? `${keys.padEnd(KEY_COLUMN)}${row.help}` : `${keys}  ${row.help}`;
+  return [first, ...row.more.map((line) => `${' '.repeat(KEY_COLUMN)}${line}`)];
+});
 
 /** The box drawn over the screen, if any: its title and lines. */
 export function overlayContent(state: TuiState): { title: string; lines: StyledLine[] } | null {

@@ -1,4 +1,5 @@
 import type { CallRecord } from '../median/index.js';
+import { actionOfKey, keyLabel } from '../events/index.js';
 import { formatCurl } from './curl-command.js';
 import { editableInputOf } from './format-detail.js';
 import { buildFilteredView, parseFilter } from './record-filter.js';
@@ -97,22 +98,18 @@ function focus(state: TuiState, to: TuiState['focus']): TuiState {
 function listMove(state: TuiState, key: TuiKey): TuiState | undefined {
   const row = selectedRow(state) ?? 0;
   const page = Math.max(1, state.viewport.height - 1);
-  switch (key) {
-    case 'up':
-    case 'k':
+  switch (actionOfKey(key)) {
+    case 'select-newer':
       return selectRow(state, row - 1);
-    case 'down':
-    case 'j':
+    case 'select-older':
       return selectRow(state, row + 1);
-    case 'pageup':
+    case 'page-newer':
       return selectRow(state, row - page);
-    case 'pagedown':
+    case 'page-older':
       return selectRow(state, row + page);
-    case 'home':
-    case 'g':
+    case 'select-newest':
       return selectRow(state, 0);
-    case 'end':
-    case 'G':
+    case 'select-oldest':
       return selectRow(state, rowCount(state) - 1);
     default:
       return undefined;
@@ -122,69 +119,77 @@ function listMove(state: TuiState, key: TuiKey): TuiState | undefined {
 /** Scrolling in the detail pane. */
 function detailMove(state: TuiState, key: TuiKey): TuiState | undefined {
   const page = Math.max(1, layoutOf(state.width, state.height, state.focus).detailRows - 1);
-  switch (key) {
-    case 'up':
-    case 'k':
+  switch (actionOfKey(key)) {
+    case 'select-newer':
       return scrollDetail(state, state.detailScroll - 1);
-    case 'down':
-    case 'j':
+    case 'select-older':
       return scrollDetail(state, state.detailScroll + 1);
-    case 'pageup':
+    case 'page-newer':
       return scrollDetail(state, state.detailScroll - page);
-    case 'pagedown':
+    case 'page-older':
       return scrollDetail(state, state.detailScroll + page);
-    case 'home':
-    case 'g':
+    case 'select-newest':
       return scrollDetail(state, 0);
-    case 'end':
-    case 'G':
+    case 'select-oldest':
       return scrollDetail(state, Number.MAX_SAFE_INTEGER);
     default:
       return undefined;
   }
 }
 
-/** Keys that act the same in the list and the detail pane. */
+/** Keys that act the same in the list and the detail pane (KEY_MAP says which key is which). */
 function commandKey(state: TuiState, key: TuiKey): TuiResult {
-  switch (key) {
-    case 'enter':
+  const action = actionOfKey(key);
+  switch (action) {
+    case 'toggle-detail':
       return none(focus(state, state.focus === 'list' ? 'detail' : 'list'));
-    case 'escape':
+    case 'back':
       if (state.focus === 'detail') return none(focus(state, 'list'));
       return none(state.filter.view ? applyFilter(state, '') : state);
-    case 'r':
+    case 'replay':
       return replayKey(state, false);
-    case 'R':
+    case 'replay-new-id':
       return replayKey(state, true);
-    case 'e':
+    case 'edit-replay':
       return editKey(state);
-    case '/':
+    case 'filter':
       return none({ ...state, overlay: { kind: 'filter-input' }, filter: { ...state.filter, draft: state.filter.view?.filter.text ?? '' } });
-    case 'c': {
+    case 'copy-curl': {
       const record = selectedRecord(state);
       if (!record) return none(withFlash(state, 'No call selected yet.', 'warn'));
       return withEffect(state, { type: 'copy-curl', record, text: formatCurl(record, state.daemon.proxyUrl) });
     }
-    case 'x':
+    case 'export-har':
       return withEffect(withFlash(state, 'Exporting the calls as HAR…'), { type: 'export-har' });
-    case 's':
+    case 'sync':
       return withEffect(withFlash(state, 'Asking Median to sync the endpoint…'), { type: 'send', command: { command: 'sync' } });
-    case 'd':
+    case 'diagnostics':
       return withEffect(withFlash(state, 'Sending a diagnostics call…'), { type: 'send', command: { command: 'diagnostics' } });
-    case 'C-r':
+    case 'restart-dev-server':
       return withEffect(withFlash(state, 'Restarting the dev server…'), { type: 'send', command: { command: 'restart-child' } });
-    case 'h':
-      if (!state.isDemo) return none(withFlash(state, '`h` simulates a hostname change in `median-dev demo` only.', 'warn'));
+    case 'hostname-change':
+      if (!state.isDemo) return none(withFlash(state, `\`${keyLabel('hostname-change')}\` simulates a hostname change in \`median-dev demo\` only.`, 'warn'));
       return withEffect(withFlash(state, 'Simulating a tunnel hostname change…'), {
         type: 'send',
         command: { command: 'simulate-hostname-change' },
       });
-    case '?':
+    case 'help':
       return none({ ...state, overlay: { kind: 'help' } });
-    case 'q':
+    case 'quit':
       return withEffect(withFlash(state, 'Quitting…'), { type: 'quit' });
-    default:
+    case 'select-newer':
+    case 'select-older':
+    case 'page-newer':
+    case 'page-older':
+    case 'select-newest':
+    case 'select-oldest':
+    case 'dev-server-output':
+    case undefined:
       return none(state);
+    default: {
+      const never: never = action;
+      return never;
+    }
   }
 }
 
