@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import blessed from 'blessed';
 import { keyName, type RawKey } from './key-names.js';
 import type { Frame, PanelName } from './render-frame.js';
-import type { StyledLine } from './styled-text.js';
+import type { Color, StyledLine } from './styled-text.js';
 import type { TuiKey } from './tui-actions.js';
 
 /**
@@ -50,15 +50,39 @@ function escapeTags(text: string): string {
   return text.replace(CONTROL_CHARS, '\ufffd').replace(/[{}]/g, (brace) => (brace === '{' ? '{open}' : '{close}'));
 }
 
+/**
+ * blessed reads only the terminfo format of ncurses 5: the files ncurses 6
+ * writes (32-bit numbers, Debian 12 and later, Homebrew) fail to parse, and
+ * blessed falls back to its bundled entries: `xterm-256color` for that name,
+ * its 8-colour `xterm` for every other, so `tmux-256color` and
+ * `screen-256color` drew grey as colour 0, black (`ESC[30m`), and
+ * `screen-256color` printed a compile error on stderr. A terminal whose name
+ * says 256 colours (or direct colour) speaks xterm's sequences (tmux and GNU
+ * screen emulate them), so blessed gets its own 256-colour entry.
+ */
+export function blessedTerminalFor(terminal: string | undefined): string | undefined {
+  if (terminal === undefined) return undefined;
+  return /-256colou?r$|-direct$|truecolor/i.test(terminal) ? 'xterm-256color' : terminal;
+}
+
+/**
+ * With fewer than 16 colours, grey (bright black) comes out as colour 0,
+ * black, invisible on a dark background: draw it in the default colour.
+ */
+function foreground(color: Color | undefined, colors: number): Color | undefined {
+  return color === 'gray' && colors < 16 ? undefined : color;
+}
+
 /** A styled line in blessed's tag markup. */
-function toTags(line: StyledLine): string {
+function toTags(line: StyledLine, colors: number): string {
   let out = '';
   for (const segment of line) {
     let open = '';
     let close = '';
-    if (segment.fg) {
-      open += `{${segment.fg}-fg}`;
-      close = `{/${segment.fg}-fg}` + close;
+    const fg = foreground(segment.fg, colors);
+    if (fg) {
+      open += `{${fg}-fg}`;
+      close = `{/${fg}-fg}` + close;
     }
     if (segment.bold) {
       open += '{bold}';
@@ -78,7 +102,7 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
     // @types/blessed has input and output swapped; these are the streams blessed reads and writes.
     input: options.input as unknown as Writable,
     output: options.output as unknown as Readable,
-    ...(options.terminal ? { terminal: options.terminal } : {}),
+    ...(options.terminal ? { terminal: blessedTerminalFor(options.terminal) } : {}),
     smartCSR: true,
     autoPadding: false,
     warnings: false,
@@ -87,6 +111,7 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
     title: 'median-dev',
   });
   const program = screen.program as unknown as {
+    tput: { colors: number };
     cols: number;
     rows: number;
     pause(): () => void;
@@ -98,11 +123,13 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
   if (!output.rows && options.height) program.rows = options.height;
   if (!output.columns || !output.rows) screen.alloc();
 
+  const colors = program.tput.colors;
+  const border = (isFocused: boolean) => ({ fg: isFocused ? 'cyan' : foreground('gray', colors) });
   const boxes = new Map<PanelName, blessed.Widgets.BoxElement>();
   for (const name of PANEL_NAMES) {
     boxes.set(
       name,
-      blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, wrap: false, border: name === 'list' || name === 'detail' ? { type: 'line' } : undefined, style: { border: { fg: 'gray' } } } as blessed.Widgets.BoxOptions),
+      blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, wrap: false, border: name === 'list' || name === 'detail' ? { type: 'line' } : undefined, style: { border: border(false) } } as blessed.Widgets.BoxOptions),
     );
   }
   const overlay = blessed.box({ parent: screen, top: 'center', left: 'center', width: 10, height: 3, tags: true, wrap: false, hidden: true, border: { type: 'line' }, style: { border: { fg: 'cyan' } } } as blessed.Widgets.BoxOptions);
@@ -129,16 +156,16 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
         box.show();
         if (panel.hasBorder) {
           box.setLabel(panel.label ?? '');
-          box.style.border = { fg: panel.isFocused ? 'cyan' : 'gray' };
+          box.style.border = border(panel.isFocused);
         }
-        box.setContent(panel.lines.map(toTags).join('\n'));
+        box.setContent(panel.lines.map((line) => toTags(line, colors)).join('\n'));
       }
       for (const [name, box] of boxes) if (!shown.has(name)) box.hide();
       if (frame.overlay) {
         overlay.width = frame.overlay.width;
         overlay.height = frame.overlay.height;
         overlay.setLabel(frame.overlay.title);
-        overlay.setContent(frame.overlay.lines.map((line) => ` ${toTags(line)} `).join('\n'));
+        overlay.setContent(frame.overlay.lines.map((line) => ` ${toTags(line, colors)} `).join('\n'));
         overlay.show();
         overlay.setFront();
       } else {

@@ -9,6 +9,12 @@ export interface TmuxPane {
   /** The pane's text now, one string per row. */
   text(): Promise<string>;
   sendKeys(...keys: string[]): Promise<void>;
+  /**
+   * From now on, every byte the program writes to the terminal (escape
+   * sequences included, before tmux interprets them) goes to `file`
+   * (`tmux pipe-pane`); the test reads it.
+   */
+  pipeRaw(file: string): Promise<void>;
 }
 
 /**
@@ -26,5 +32,6 @@ export async function useTmux(argv: readonly string[], options: { width?: number
   return {
     text: async () => (await run('tmux', ['capture-pane', '-p', '-t', session])).stdout,
     sendKeys: async (...keys) => void (await run('tmux', ['send-keys', '-t', session, ...keys])),
+    pipeRaw: async (file) => void (await run('tmux', ['pipe-pane', '-O', '-t', session, `cat > '${file.replace(/'/g, "'\\''")}'`])),
   };
 }
