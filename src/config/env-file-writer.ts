@@ -14,6 +14,7 @@ export async function writeToolsUrl(envFile: string, url: string): Promise<boole
   try {
     bytes = await readSettledEnvBytes(envFile);
   } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError('env_file_unwritable', `Cannot read ${envFile} to update MEDIAN_TOOLS_URL (${errorCode(error) ?? String(error)}).`, {
       hint: 'Fix its permissions, point --env-file elsewhere, or pass --no-env-file and set MEDIAN_TOOLS_URL yourself.',
       cause: error,

@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { readEnvFile } from './env-file-reader.js';
-import { errorCode } from '../shared/errors.js';
+import { readEnvBytes, readEnvFile } from './env-file-reader.js';
 
 /** How long two reads of the env file are apart, and how many tries at most. */
 const SETTLE_MS = 40;
@@ -36,16 +34,9 @@ export function readSettledEnvFile(path: string): Promise<Record<string, string>
  * The env file's bytes (undefined when it does not exist) once two reads agree,
  * so an update does not rewrite a file caught half-written and lose its lines.
  * Bytes, not text: a value in another encoding than UTF-8 is kept as it is.
- * Other read errors are thrown as they are.
+ * What is not a regular file is `env_file_not_regular`; other read errors are
+ * thrown as they are.
  */
 export function readSettledEnvBytes(path: string): Promise<Buffer | undefined> {
-  const read = async (): Promise<Buffer | undefined> => {
-    try {
-      return await readFile(path);
-    } catch (error) {
-      if (errorCode(error) === 'ENOENT') return undefined;
-      throw error;
-    }
-  };
-  return readSettled(read, (a, b) => (a === undefined || b === undefined ? a === b : a.equals(b)));
+  return readSettled(() => readEnvBytes(path), (a, b) => (a === undefined || b === undefined ? a === b : a.equals(b)));
 }

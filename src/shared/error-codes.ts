@@ -70,6 +70,7 @@ const OWN_CODES = [
   'public_url_needs_no_tunnel',
   'env_file_unreadable',
   'env_file_unwritable',
+  'env_file_not_regular',
   'data_dir_unwritable',
   'invalid_median_api_url',
   // daemon

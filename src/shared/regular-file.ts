@@ -1,0 +1,97 @@
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+
+/**
+ * Reading a file median-dev was pointed at (an env file) or keeps (its data
+ * dir's files) without being fooled by what is at that path:
+ *
+ * - a FIFO, a device, a socket or a folder is refused, never read: opening a
+ *   FIFO for reading blocks until a writer comes (a `start` that hangs with
+ *   nothing said), a device may never end. The open is non-blocking
+ *   (O_NONBLOCK), then the handle itself is checked (fstat), so what is
+ *   checked is what is read, with no gap for a swap in between.
+ * - with `noFollow`, a symlink at the path is refused too (O_NOFOLLOW): a
+ *   link planted in the data dir must not lead a read (or a write) outside it.
+ *
+ * Where the flags do not exist (Windows) they are 0: there are no FIFOs or
+ * symlinks of that kind to open by accident there.
+ */
+export type NotRegularKind = 'fifo' | 'device' | 'folder' | 'socket' | 'symlink' | 'other';
+
+/** Thrown (as `code: 'ENOTREGULAR'`) for a path that is not a regular file. */
+export interface NotRegularFileError extends Error {
+  code: 'ENOTREGULAR';
+  path: string;
+  kind: NotRegularKind;
+}
+
+const NONBLOCK = typeof constants.O_NONBLOCK === 'number' ? constants.O_NONBLOCK : 0;
+const NOFOLLOW = typeof constants.O_NOFOLLOW === 'number' ? constants.O_NOFOLLOW : 0;
+
+export function notRegularFile(path: string, kind: NotRegularKind): NotRegularFileError {
+  const what = { fifo: 'a FIFO (named pipe)', device: 'a device', folder: 'a folder', socket: 'a socket', symlink: 'a symbolic link', other: 'not a regular file' }[kind];
+  return Object.assign(new Error(`${path} is ${what}, not a regular file.`), { code: 'ENOTREGULAR' as const, path, kind });
+}
+
+export function isNotRegularFileError(error: unknown): error is NotRegularFileError {
+  return error instanceof Error && (error as { code?: unknown }).code === 'ENOTREGULAR';
+}
+
+/** The open flags for reading (or, with `flags`, writing) a path that must be a regular file. */
+export function regularFileFlags(flags: number, options: { noFollow?: boolean } = {}): number {
+  return flags | NONBLOCK | (options.noFollow ? NOFOLLOW : 0);
+}
+
+/**
+ * Opens `path` with `flags` (default read-only), refusing what is not a
+ * regular file (`ENOTREGULAR`); other errors (ENOENT, EACCES) are thrown as
+ * they are. The handle reads and writes blocking as usual: O_NONBLOCK does
+ * nothing to regular files.
+ */
+export async function openRegularFile(
+  path: string,
+  options: { noFollow?: boolean; flags?: number; mode?: number } = {},
+): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, regularFileFlags(options.flags ?? constants.O_RDONLY, options), options.mode ?? 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // O_NOFOLLOW on a symlink: ELOOP on Linux and macOS, EMLINK on FreeBSD.
+    if (options.noFollow && (code === 'ELOOP' || code === 'EMLINK')) throw notRegularFile(path, 'symlink');
+    if (code === 'EISDIR') throw notRegularFile(path, 'folder');
+    if (code === 'ENXIO') throw notRegularFile(path, 'socket'); // a socket (or a FIFO opened for writing with no reader)
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      const kind: NotRegularKind = stats.isFIFO()
+        ? 'fifo'
+        : stats.isCharacterDevice() || stats.isBlockDevice()
+          ? 'device'
+          : stats.isDirectory()
+            ? 'folder'
+            : stats.isSocket()
+              ? 'socket'
+              : 'other';
+      throw notRegularFile(path, kind);
+    }
+  } catch (error) {
+    await handle.close().catch(() => {
+      /* the error above is the one to report */
+    });
+    throw error;
+  }
+  return handle;
+}
+
+/** The bytes of a regular file (see openRegularFile). */
+export async function readRegularFile(path: string, options: { noFollow?: boolean } = {}): Promise<Buffer> {
+  const handle = await openRegularFile(path, options);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
