@@ -19,6 +19,8 @@ export interface ControlFileContents {
   /** ISO 8601. */
   startedAt: string;
   proxyUrl: string;
+  /** The proxy's replay key: a request marked with it (`replayMarker`) is recorded as a replay. */
+  replayKey?: string;
 }
 
 export interface ControlFileInfo extends ControlFileContents {
@@ -102,5 +104,6 @@ function parseControlFile(text: string): ControlFileContents | undefined {
     instanceId: v.instanceId,
     startedAt: v.startedAt,
     proxyUrl: v.proxyUrl,
+    ...(typeof v.replayKey === 'string' && v.replayKey !== '' ? { replayKey: v.replayKey } : {}),
   };
 }

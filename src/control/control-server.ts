@@ -20,6 +20,8 @@ export interface ControlServerOptions {
   pid: number;
   instanceId: string;
   proxyUrl: string;
+  /** The proxy's replay key, for local clients that send replays through it (`replay`); kept in control.json (0600). */
+  replayKey?: string;
   /** The state a new client starts from; events broadcast after it is taken follow it. */
   snapshot(): DaemonSnapshot | Promise<DaemonSnapshot>;
   /** Its result is sent back; a thrown MedianDevError becomes `{ok:false, error:{code,message,hint}}`. */
@@ -166,6 +168,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       instanceId: options.instanceId,
       startedAt: (options.now?.() ?? new Date()).toISOString(),
       proxyUrl: options.proxyUrl,
+      ...(options.replayKey ? { replayKey: options.replayKey } : {}),
     });
   } catch (error) {
     await server.close(1001, 'median-dev daemon stopping', 0);

@@ -1,6 +1,6 @@
 import type { Config } from '../config/index.js';
 import { findRunningDaemon } from '../control/index.js';
-import { resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
+import { newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { openRecorder } from '../recorder/index.js';
 import { startRecordingProxy } from '../proxy/index.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
@@ -10,6 +10,8 @@ export interface RecordedPath {
   routeUrl: string;
   /** True when a running daemon records (and shows) the call. */
   isThroughDaemon: boolean;
+  /** The key that proxy checks replay markers with (`replayMarker`). */
+  replayKey: string;
 }
 
 /**
@@ -25,7 +27,8 @@ export async function withRecordedPath<T>(
   const logger = options.logger ?? silentLogger;
   const control = await findRunningDaemon(config.dataDir).catch(() => undefined);
   if (control?.proxyUrl) {
-    const value = await send({ routeUrl: `${control.proxyUrl}${config.route}`, isThroughDaemon: true });
+    // A daemon from before replay keys has none: its replays are then recorded as plain calls.
+    const value = await send({ routeUrl: `${control.proxyUrl}${config.route}`, isThroughDaemon: true, replayKey: control.replayKey ?? newReplayKey() });
     return { value, record: undefined };
   }
 
@@ -40,7 +43,9 @@ export async function withRecordedPath<T>(
   let storedPromise: Promise<void> | undefined;
   let notify: (() => void) | undefined;
   const recordArrived = new Promise<void>((resolve) => (notify = resolve));
+  const replayKey = newReplayKey();
   const proxy = await startRecordingProxy({
+    replayKey,
     target: config.target,
     route: config.route,
     port: 0,
@@ -61,7 +66,7 @@ export async function withRecordedPath<T>(
     throw error;
   });
   try {
-    const value = await send({ routeUrl: `${proxy.url}${config.route}`, isThroughDaemon: false });
+    const value = await send({ routeUrl: `${proxy.url}${config.route}`, isThroughDaemon: false, replayKey });
     // The record is complete once the answer has been sent; give it a moment to land.
     const timer = new Promise<void>((resolve) => setTimeout(resolve, 2_000).unref());
     await Promise.race([recordArrived, timer]);

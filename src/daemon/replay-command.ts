@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import { judgeAnswer } from '../median/index.js';
+import { judgeAnswer, replayMarker } from '../median/index.js';
 import { declaredRiskOf, prepareReplay, sendSignedCall } from '../replay/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { ControlCommand } from '../events/index.js';
@@ -11,6 +11,8 @@ export interface ReplayCommandDeps {
   secret(): Uint8Array | undefined;
   /** The route through our proxy, so the replay is recorded (with replayOf). */
   routeUrl: string;
+  /** The proxy's replay key: the replay is marked with it. */
+  replayKey: string;
 }
 
 /** The `replay` command: the recorded call again, signed with the key in use, through the proxy. */
@@ -33,7 +35,7 @@ export function createReplayCommand(deps: ReplayCommandDeps): (command: Extract<
       url: deps.routeUrl,
       body: prepared.body,
       secret,
-      replayOf: original.id,
+      replayMarker: replayMarker(deps.replayKey, original.id),
       ...(command.atOffsetMs !== undefined ? { atOffsetMs: command.atOffsetMs } : {}),
     });
     return {

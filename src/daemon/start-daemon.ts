@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { keySourceLabel } from './key-source.js';
 import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
-import { keyFingerprint, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
+import { keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import { silentLogger } from '../shared/logger.js';
 import { errorEvent, type ControlCommand, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
@@ -56,6 +56,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const logger = options.logger ?? silentLogger;
   const timing = options.timing ?? {};
   const instanceId = randomBytes(8).toString('hex');
+  // Only this daemon and local clients reading control.json (0600) can mark a request as a replay.
+  const replayKey = newReplayKey();
   const abort = new AbortController();
 
   // A daemon runs here only if it answers on its control channel: a reused pid in a stale control.json does not count.
@@ -126,6 +128,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       port: config.port,
       ...(secretFor(medianKey) ? { secret: secretFor(medianKey)! } : {}),
       instanceId,
+      replayKey,
       ...(timing.callTimeoutMs ? { limits: { timeoutMs: timing.callTimeoutMs } } : {}),
       logger,
       onRecord,
@@ -184,7 +187,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           masker.addSecret(secret);
         }
       },
-      replay: createReplayCommand({ findCall: (id) => store.findByToolCallId(id), latestManifestRead: () => store.latestManifestRead(), secret: () => secretFor(keys.key()), routeUrl: routeThroughProxy }),
+      replay: createReplayCommand({ findCall: (id) => store.findByToolCallId(id), latestManifestRead: () => store.latestManifestRead(), secret: () => secretFor(keys.key()), routeUrl: routeThroughProxy, replayKey }),
       async sendDiagnostics() {
         const secret = secretFor(keys.key());
         if (!secret) throw new MedianDevError('missing_key', 'A diagnostics request has to be signed, and no MEDIAN_KEY is set.');
@@ -224,6 +227,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       pid: options.pid,
       instanceId,
       proxyUrl: proxy.url,
+      replayKey,
       snapshot: () => hub.snapshot(),
       handleCommand,
       logger,

@@ -80,7 +80,10 @@ export function withRepeats(record: CallRecord, repeat: Pick<RepeatLine, 'repeat
 /**
  * The header by which median-dev's own replays name the record they repeat.
  * Our proxy records it as `replayOf` and strips it, so the route sees the
- * request exactly as Median would send it.
+ * request exactly as Median would send it. Its value is a replay marker
+ * (replay-marker.ts): the record id bound to the proxy's replay key, so a
+ * request from the public side (or a tunnel server that saw one) cannot
+ * pass itself off as a replay.
  */
 export const REPLAY_OF_HEADER = 'x-median-dev-replay-of';
 const RECORD_ID_PATTERN = /^rec_[0-9a-f]{24}$/;

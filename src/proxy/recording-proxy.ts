@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { refuseClientError } from './refused-request.js';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { isRecordId, MEDIAN_CALL_LIMITS, REPLAY_OF_HEADER, type CallRecord } from '../median/index.js';
+import { MEDIAN_CALL_LIMITS, newReplayKey, recordIdOfReplayMarker, REPLAY_OF_HEADER, type CallRecord } from '../median/index.js';
 import { MedianDevError, UserError, silentLogger, type Logger } from '../shared/index.js';
 import type { RecordSettings } from './build-call-record.js';
 import { CallExchange, type ExchangeContext } from './call-exchange.js';
@@ -65,6 +65,12 @@ export interface RecordingProxyOptions {
   secret?: Uint8Array;
   /** What the health endpoint answers as `instance` (default: a random UUID). */
   instanceId?: string;
+  /**
+   * The key replay markers are checked with (`replayMarker`): only a request
+   * marked with it is recorded as a replay. Default: a fresh random one, so
+   * no marker from outside this process counts.
+   */
+  replayKey?: string;
   limits?: Partial<RecordingProxyLimits>;
   /** Once per request, when it is complete (or given up). */
   onRecord(record: CallRecord): void | Promise<void>;
@@ -147,6 +153,7 @@ export async function startRecordingProxy(
   const route = normalizeRoute(options.route);
   const routeWithSlash = `${route}/`;
   const instanceId = options.instanceId ?? randomUUID();
+  const replayKey = options.replayKey ?? newReplayKey();
   let targetUrl = parseTarget(options.target);
   let targetLabel = options.target;
   let secret = options.secret;
@@ -206,7 +213,8 @@ export async function startRecordingProxy(
       isRoute: pathname === route || pathname === routeWithSlash,
       secret,
       headers: maskCredentials(received),
-      replayOf: isRecordId(replayHeader) ? replayHeader : null,
+      // Stripped whatever it says; a replay only when our own replay key marked it (never from the public side).
+      replayOf: recordIdOfReplayMarker(replayHeader, replayKey),
     });
     inFlight.add(exchange);
     if (forwarder.isOwnConnection(req.socket) || hasPassedThrough(received.via, instanceId)) {

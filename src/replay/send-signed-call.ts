@@ -8,8 +8,8 @@ export interface SignedSendOptions {
   /** Sign at now + offset (negative: in the past). */
   atOffsetMs?: number;
   now?: () => number;
-  /** The record this repeats, for our proxy. */
-  replayOf?: string;
+  /** The record this repeats, for our proxy: its `replayMarker`, made with the proxy's replay key. */
+  replayMarker?: string;
   timeoutMs?: number;
 }
 
@@ -29,7 +29,7 @@ export async function sendSignedCall(options: SignedSendOptions): Promise<Signed
     'user-agent': 'median-dev',
     [SIGNATURE_HEADER]: signBody(options.secret, options.body, signedAt),
   };
-  if (options.replayOf) headers[REPLAY_OF_HEADER] = options.replayOf;
+  if (options.replayMarker) headers[REPLAY_OF_HEADER] = options.replayMarker;
   const started = performance.now();
   let response: Response;
   try {

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../../median/index.js';
-import { judgeAnswer, secretsToMask } from '../../median/index.js';
+import { judgeAnswer, replayMarker, secretsToMask } from '../../median/index.js';
 import { safeLine } from '../../shared/output-sanitiser.js';
 import { createCallStore } from '../../recorder/index.js';
 import { withRecordedPath } from '../../daemon/index.js';
@@ -62,8 +62,8 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
   });
   const secret = requireSecret(config, 'A replay');
   const earlier = new Set((await store.replaysOf(original.id)).map((r) => r.id));
-  const { value: answer, record: oneShotRecord } = await withRecordedPath(config, ({ routeUrl }) =>
-    sendSignedCall({ url: routeUrl, body: prepared.body, secret, replayOf: original.id, ...(atOffsetMs !== undefined ? { atOffsetMs } : {}) }),
+  const { value: answer, record: oneShotRecord } = await withRecordedPath(config, ({ routeUrl, replayKey }) =>
+    sendSignedCall({ url: routeUrl, body: prepared.body, secret, replayMarker: replayMarker(replayKey, original.id), ...(atOffsetMs !== undefined ? { atOffsetMs } : {}) }),
   );
   const record = oneShotRecord ?? (await findReplayRecord(config.dataDir, original, { toolCallId: prepared.toolCall.toolCallId, body: prepared.body, earlier }));
   // What the route answered is shown as it came, but for secrets (the stored record is masked already).
