@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { clashAdvice, classifyEndpoints, OWNER_LABELS, parseClash, type ClassifiedEndpoint } from '../../endpoints/index.js';
 import { syncFix } from '../../median/index.js';
 import { UserError } from '../../shared/errors.js';
@@ -6,6 +5,7 @@ import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { callMedian, requireApiClient } from '../median-api.js';
 import { createStyle, formatTable, type Style } from '../terminal-style.js';
+import { createTerminalPrompt } from '../terminal-prompt.js';
 
 function marks(e: ClassifiedEndpoint, style: Style): string {
   const out: string[] = [];
@@ -99,7 +99,7 @@ export async function runPrune(options: Record<string, unknown>, io: CliIo): Pro
       hint: 'Pass --yes to remove them (there is no terminal to ask in).',
     });
   }
-  const readline = io.isInteractive ? createInterface({ input: io.stdin, output: io.stderr }) : undefined;
+  const prompt = createTerminalPrompt(io);
   const removed: string[] = [];
   const kept: string[] = [];
   const remove = async (e: ClassifiedEndpoint) => {
@@ -108,7 +108,7 @@ export async function runPrune(options: Record<string, unknown>, io: CliIo): Pro
     if (!config.json) writeLine(io.stdout, `${style.green('removed')} ${e.id} ${e.url}`);
   };
   try {
-    const ask = async (question: string) => (readline ? /^y(es)?$/i.test((await readline.question(`${question} [y/N] `)).trim()) : false);
+    const ask = async (question: string) => (prompt ? /^y(es)?$/i.test((await prompt.ask(`${question} [y/N] `)).trim()) : false);
     for (const e of provable) {
       const ok = isYes || (await ask(`Remove ${e.id} ${e.url} (this project’s old tunnel URL)?`));
       if (!ok) {
@@ -120,18 +120,18 @@ export async function runPrune(options: Record<string, unknown>, io: CliIo): Pro
     for (const e of devTunnels) {
       const name = hostnameOf(e.url);
       const why = e.clashesWithCurrent ? 'serves tools that clash with this project’s' : `fails to sync (${e.error ?? e.status})`;
-      const answer = readline
-        ? (await readline.question(`${e.id} ${e.url} is ${OWNER_LABELS['dev-tunnel']} and ${why}. Removing it takes its tools away from whoever runs it. Type its name (${name}) to remove it, or press Enter to keep it: `)).trim()
+      const answer = prompt
+        ? (await prompt.ask(`${e.id} ${e.url} is ${OWNER_LABELS['dev-tunnel']} and ${why}. Removing it takes its tools away from whoever runs it. Type its name (${name}) to remove it, or press Enter to keep it: `)).trim()
         : '';
       if (answer !== name) {
         kept.push(e.id);
-        if (!config.json) writeLine(io.stdout, `${style.dim('kept')} ${e.id} ${e.url}${readline ? '' : ` (${OWNER_LABELS['dev-tunnel']}: run in a terminal to confirm it by name; --yes never removes it)`}`);
+        if (!config.json) writeLine(io.stdout, `${style.dim('kept')} ${e.id} ${e.url}${prompt ? '' : ` (${OWNER_LABELS['dev-tunnel']}: run in a terminal to confirm it by name; --yes never removes it)`}`);
         continue;
       }
       await remove(e);
     }
   } finally {
-    readline?.close();
+    prompt?.close();
   }
   // With a clash gone, this project's endpoint can sync now.
   const current = classified.find((e) => e.isCurrent);
