@@ -18,3 +18,4 @@ export {
 } from './process-signals.js';
 export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive, readProcessStartTime } from './process-liveness.js';
 export { browserCommand, openInBrowser } from './open-browser.js';
+export { FORWARDING_PAGE_NAME, forwardingPageHtml, writeForwardingPage } from './forwarding-page.js';
