@@ -1,6 +1,7 @@
 import { secretsToMask } from '../median/index.js';
 import { resolveConfig, type CommonFlags, type Config } from '../config/index.js';
 import type { CliIo } from './cli-io.js';
+import { readRunningDaemonSettings } from '../control/index.js';
 import { UserError } from '../shared/errors.js';
 
 /** Turns commander's options for any command into the resolved config. */
@@ -14,7 +15,8 @@ export async function loadConfig(options: Record<string, unknown>, io: CliIo): P
   if (typeof options.medianApi === 'string') flags.medianApi = options.medianApi;
   flags.json = options.json === true;
   flags.debug = options.debug === true;
-  const config = await resolveConfig(flags, { env: io.env, cwd: io.cwd });
+  // A command in the data dir of a running daemon uses that daemon's settings unless its flags say otherwise.
+  const config = await resolveConfig(flags, { env: io.env, cwd: io.cwd, runningDaemon: (dataDir) => readRunningDaemonSettings(dataDir) });
   io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
   return config;
 }

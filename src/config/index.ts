@@ -13,6 +13,7 @@ export {
   type CommonFlags,
   type StartFlags,
   type ConfigContext,
+  type DaemonSettings,
 } from './resolve-config.js';
 export { ignoreNewDataDir } from './ignore-data-dir.js';
 export { writeToolsUrl } from './env-file-writer.js';

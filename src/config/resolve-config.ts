@@ -35,9 +35,20 @@ export interface StartFlags extends CommonFlags {
   restartOnUrlChange?: string;
 }
 
+/** What the daemon running in a data dir uses; the other commands there default to it, below their own flags. */
+export interface DaemonSettings {
+  target: string;
+  route: string;
+  /** Absolute, or null: it runs with --no-env-file. */
+  envFile: string | null;
+  medianApi: string;
+}
+
 export interface ConfigContext {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** The settings of a daemon running in `dataDir`, if one runs (a second terminal uses them). */
+  runningDaemon?: (dataDir: string) => Promise<DaemonSettings | undefined>;
 }
 
 export interface Config {
@@ -129,7 +140,8 @@ export async function resolveConfig(
   const abs = (p: string) => (isAbsolute(p) ? p : resolvePath(cwd, p));
   const dataDir = abs(flags.dataDir ?? env.MEDIAN_DEV_DIR ?? DEFAULTS.dataDir);
   const state = await readProjectState(dataDir);
-  const envFile = flags.envFile === false ? null : abs(typeof flags.envFile === 'string' ? flags.envFile : DEFAULTS.envFile);
+  const daemon = await context.runningDaemon?.(dataDir);
+  const envFile = flags.envFile === false ? null : typeof flags.envFile === 'string' ? abs(flags.envFile) : daemon ? daemon.envFile : abs(DEFAULTS.envFile);
   // The key and the other variables median-dev reads come from the env cascade (Next.js's order).
   const cascade = envFile ? await readEnvCascade(envFile) : { vars: {} as Record<string, string>, sources: {} as Record<string, string> };
   const fileVars = cascade.vars;
@@ -138,16 +150,16 @@ export async function resolveConfig(
   const fileKey = fileVars.MEDIAN_KEY !== undefined && fileVars.MEDIAN_KEY !== '' ? fileVars.MEDIAN_KEY : undefined;
   const medianKey = envKey ?? fileKey;
 
-  const target = flags.target ?? state.target ?? DEFAULTS.target;
+  const target = flags.target ?? daemon?.target ?? state.target ?? DEFAULTS.target;
   // Other commands talk to the Median the last start used (an emulator, say); start itself does not.
   const remembered = options.remembersMedianApi ? state.medianApi : undefined;
-  const medianApi = flags.medianApi ?? env.MEDIAN_API_URL ?? fileVars.MEDIAN_API_URL ?? remembered ?? DEFAULTS.medianApi;
+  const medianApi = flags.medianApi ?? env.MEDIAN_API_URL ?? daemon?.medianApi ?? fileVars.MEDIAN_API_URL ?? remembered ?? DEFAULTS.medianApi;
 
   return Object.freeze({
     cwd,
     dataDir,
     target: originOf(target, '--target'),
-    route: checkRoute(flags.route ?? state.route ?? DEFAULTS.route),
+    route: checkRoute(flags.route ?? daemon?.route ?? state.route ?? DEFAULTS.route),
     envFile,
     medianApi: parseHttpUrl(medianApi, '--median-api').toString().replace(/\/+$/, ''),
     medianKey,

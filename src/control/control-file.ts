@@ -1,6 +1,7 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { isProcessAlive } from '../platform/index.js';
 import { join } from 'node:path';
+import type { DaemonSettings } from '../config/index.js';
 import { MedianDevError, errorCode, writeFileAtomic } from '../shared/index.js';
 
 /**
@@ -21,6 +22,8 @@ export interface ControlFileContents {
   proxyUrl: string;
   /** The proxy's replay key: a request marked with it (`replayMarker`) is recorded as a replay. */
   replayKey?: string;
+  /** What this daemon runs with: the other commands in its data dir default to it. */
+  settings?: DaemonSettings;
 }
 
 export interface ControlFileInfo extends ControlFileContents {
@@ -105,5 +108,22 @@ function parseControlFile(text: string): ControlFileContents | undefined {
     startedAt: v.startedAt,
     proxyUrl: v.proxyUrl,
     ...(typeof v.replayKey === 'string' && v.replayKey !== '' ? { replayKey: v.replayKey } : {}),
+    ...(isDaemonSettings(v.settings) ? { settings: v.settings } : {}),
   };
+}
+
+function isDaemonSettings(value: unknown): value is DaemonSettings {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.target === 'string' && typeof v.route === 'string' && typeof v.medianApi === 'string' && (typeof v.envFile === 'string' || v.envFile === null);
+}
+
+/** The settings of the daemon running in `dataDir` (control.json, its pid alive), or undefined. */
+export async function readRunningDaemonSettings(dataDir: string, options: ReadControlFileOptions = {}): Promise<DaemonSettings | undefined> {
+  try {
+    const info = await readControlFile(dataDir, options);
+    return info && !info.isStale ? info.settings : undefined;
+  } catch {
+    return undefined; // an unreadable or foreign control.json: the command goes on with its own settings (findRunningDaemon reports it where it matters)
+  }
 }

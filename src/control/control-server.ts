@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { MedianDevError, ensurePrivateDir, isMedianDevError, silentLogger, type Logger } from '../shared/index.js';
 import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 import { removeControlFileIfOurs, writeControlFile } from './control-file.js';
+import type { DaemonSettings } from '../config/index.js';
 import {
   CONTROL_HEARTBEAT_INTERVAL_MS,
   CONTROL_MAX_CLIENT_FRAME_BYTES,
@@ -22,6 +23,8 @@ export interface ControlServerOptions {
   proxyUrl: string;
   /** The proxy's replay key, for local clients that send replays through it (`replay`); kept in control.json (0600). */
   replayKey?: string;
+  /** Written into control.json for the other commands of the data dir. */
+  settings?: DaemonSettings;
   /** The state a new client starts from; events broadcast after it is taken follow it. */
   snapshot(): DaemonSnapshot | Promise<DaemonSnapshot>;
   /** Its result is sent back; a thrown MedianDevError becomes `{ok:false, error:{code,message,hint}}`. */
@@ -169,6 +172,7 @@ export async function startControlServer(options: ControlServerOptions): Promise
       startedAt: (options.now?.() ?? new Date()).toISOString(),
       proxyUrl: options.proxyUrl,
       ...(options.replayKey ? { replayKey: options.replayKey } : {}),
+      ...(options.settings ? { settings: options.settings } : {}),
     });
   } catch (error) {
     await server.close(1001, 'median-dev daemon stopping', 0);

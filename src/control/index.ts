@@ -9,6 +9,7 @@ export {
 } from './control-client.js';
 export {
   readControlFile,
+  readRunningDaemonSettings,
   controlFilePath,
   CONTROL_FILE_NAME,
   type ControlFileInfo,

@@ -228,6 +228,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       instanceId,
       proxyUrl: proxy.url,
       replayKey,
+      settings: { target: config.target, route: config.route, envFile: config.envFile, medianApi: config.medianApi },
       snapshot: () => hub.snapshot(),
       handleCommand,
       logger,

@@ -26,6 +26,19 @@ describe('resolveConfig', () => {
     expect(fromFlags).toMatchObject({ target: 'http://localhost:3001', medianApi: 'http://127.0.0.1:4300' });
   });
 
+  it('a running daemon\'s settings come after the flags and before the env file and the last start', async () => {
+    const cwd = await useDir();
+    await updateProjectState(join(cwd, '.median-dev'), { target: 'http://127.0.0.1:5555', route: '/tools', medianApi: 'http://127.0.0.1:4100' });
+    const daemonEnv = join(cwd, 'emulator.env');
+    await writeFile(daemonEnv, 'MEDIAN_KEY=median_key_daemonfile000000000000000000000000\nMEDIAN_API_URL=http://127.0.0.1:4999\n');
+    const settings = { target: 'http://127.0.0.1:6666', route: '/median', envFile: daemonEnv, medianApi: 'http://127.0.0.1:4444' };
+    const runningDaemon = async (dataDir: string) => (dataDir === join(cwd, '.median-dev') ? settings : undefined);
+    const config = await resolveConfig({}, { env: {}, cwd, runningDaemon });
+    expect(config).toMatchObject({ ...settings, medianKey: 'median_key_daemonfile000000000000000000000000' });
+    const told = await resolveConfig({ target: 'http://127.0.0.1:7777', envFile: false, medianApi: 'http://127.0.0.1:4300' }, { env: {}, cwd, runningDaemon });
+    expect(told).toMatchObject({ target: 'http://127.0.0.1:7777', route: '/median', envFile: null, medianKey: undefined, medianApi: 'http://127.0.0.1:4300' });
+  });
+
   it('start uses its own flags and defaults, not what the last start remembered', async () => {
     const cwd = await useDir();
     await updateProjectState(join(cwd, '.median-dev'), { target: 'http://127.0.0.1:5555', medianApi: 'http://127.0.0.1:4100' });
