@@ -7,9 +7,11 @@ import { readSettledEnvBytes } from './settled-env-file.js';
  * Writes MEDIAN_TOOLS_URL into the env file: created 0600 when missing, else
  * replaced atomically with its mode kept and every other byte unchanged. A
  * symlinked env file stays a link: the file it points at is written.
- * Returns false when the file already said so.
+ * Returns false when the file already said so. With `stagingDir` (the data
+ * dir) the new bytes, key and all, are written there and renamed onto the
+ * env file: a process killed mid-write leaves no temp file beside it.
  */
-export async function writeToolsUrl(envFile: string, url: string): Promise<boolean> {
+export async function writeToolsUrl(envFile: string, url: string, options: { stagingDir?: string } = {}): Promise<boolean> {
   let bytes: Buffer | undefined;
   try {
     bytes = await readSettledEnvBytes(envFile);
@@ -24,7 +26,7 @@ export async function writeToolsUrl(envFile: string, url: string): Promise<boole
   const next = setEnvVariableInBytes(bytes ?? Buffer.alloc(0), 'MEDIAN_TOOLS_URL', url);
   if (bytes !== undefined && next.equals(bytes)) return false;
   try {
-    await writeFileAtomic(envFile, next, { ...(exists ? { keepMode: true } : { mode: 0o600 }), followSymlinks: true });
+    await writeFileAtomic(envFile, next, { ...(exists ? { keepMode: true } : { mode: 0o600 }), followSymlinks: true, ...options });
   } catch (error) {
     throw new UserError('env_file_unwritable', `Cannot write MEDIAN_TOOLS_URL to ${envFile} (${errorCode(error) ?? String(error)}).`, {
       hint: 'Fix the folder permissions, point --env-file elsewhere, or pass --no-env-file and set MEDIAN_TOOLS_URL yourself.',

@@ -23,6 +23,7 @@ import { createProjectEndpoint } from './project-endpoint.js';
 import { createRecordSink } from './record-sink.js';
 import { createReplayCommand } from './replay-command.js';
 import { createSerialQueue } from './serial-queue.js';
+import { removeStaleTempFiles } from './stale-temps.js';
 import { createShutdown, type RunningParts } from './shutdown.js';
 import { createToolsUrlWriter } from './tools-url-writer.js';
 import { startTunnelKeeper, type TunnelKeeper } from './tunnel-keeper.js';
@@ -79,6 +80,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       throw dataDirError(error, config.dataDir) ?? error;
     },
   );
+  // Temp files a daemon killed mid-write left (one beside the env file holds the key).
+  const staleTemps = await removeStaleTempFiles(config.dataDir, config.envFile).catch(() => [] as string[]);
 
   const medianKey = config.medianKey;
   const fileVars = config.envFile ? await readEnvFile(config.envFile) : {};
@@ -250,6 +253,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (ignoredNote) emit({ event: 'log', level: 'info', message: ignoredNote });
       if (reapedNote) emit({ event: 'log', level: 'warn', message: reapedNote });
       if (modeNote) emit({ event: 'log', level: 'warn', message: modeNote });
+      if (staleTemps.length > 0) emit({ event: 'log', level: 'info', message: `Removed ${staleTemps.length} temp file(s) an earlier median-dev left when it was killed mid-write: ${staleTemps.join(', ')}` });
       const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
       if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
       report({ type: 'daemon.started' });

@@ -30,7 +30,7 @@ export function createToolsUrlWriter(options: ToolsUrlWriterOptions): ToolsUrlWr
     async write(url) {
       if (url === current) return;
       current = url;
-      if (envFile && (await writeToolsUrl(envFile, url))) options.vars.set({ ...options.vars.get(), MEDIAN_TOOLS_URL: url });
+      if (envFile && (await writeToolsUrl(envFile, url, { stagingDir: options.dataDir }))) options.vars.set({ ...options.vars.get(), MEDIAN_TOOLS_URL: url });
       emit({ event: 'tools-url', url, envFile });
       // The data dir knows the URL in use even before Median does: `median-dev sync` asks for it.
       await updateProjectState(options.dataDir, { toolsUrl: url }).catch((error: unknown) =>

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, chmod, lstat, mkdir, open, readlink, rename, stat, unlink } from 'node:fs/promises';
+import { access, chmod, lstat, mkdir, open, readdir, readlink, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -87,6 +87,61 @@ export function tempPathFor(path: string, tag: string): string {
   return join(dirname(path), `${hidden}.tmp-${tag}${ext}`);
 }
 
+/** The names tempPathFor gives for `path` (any tag of ours: 12 hex characters). */
+function tempNamePattern(path: string): RegExp {
+  const pattern = tempPathFor(path, '\u0000');
+  const [before = '', after = ''] = basename(pattern).split('\u0000');
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escape(before)}[0-9a-f]{12}${escape(after)}$`);
+}
+
+/**
+ * Removes temp files a write of `path` left behind (a process killed between
+ * creating the temp file and its rename), in the folder beside `path` and in
+ * the other folders named (where a staged write puts them). Returns the
+ * paths removed. Only the caller knows no write of its own is under way:
+ * the daemon calls it at start, holding the data dir's lock.
+ */
+export async function removeStaleTemps(path: string, folders: readonly string[] = []): Promise<string[]> {
+  const pattern = tempNamePattern(path);
+  const removed: string[] = [];
+  for (const folder of new Set([dirname(path), ...folders])) {
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch {
+      continue; // no such folder (yet): nothing was left there
+    }
+    for (const name of names) {
+      if (!pattern.test(name)) continue;
+      const stale = join(folder, name);
+      try {
+        // Never follow: a link with that name is removed, not what it points at.
+        if (!(await lstat(stale)).isFile()) continue;
+        await unlink(stale);
+        removed.push(stale);
+      } catch {
+        /* Gone meanwhile, or not ours to remove: leave it. */
+      }
+    }
+  }
+  return removed;
+}
+
+/** Writes `data` to a new file at `temp` (never an existing file or link), synced, with `mode`. */
+async function writeNewFile(temp: string, data: string | Uint8Array, mode: number): Promise<void> {
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.chmod(mode).catch(() => {
+      /* Windows ignores POSIX modes. */
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Writes a file atomically (temp file + rename) with the given mode, default
  * 0600, or the mode the existing file has when `keepMode` is set. With
@@ -94,11 +149,18 @@ export function tempPathFor(path: string, tag: string): string {
  * written. The temp file is created new (never an existing file or link),
  * readable by the owner only while it is written, and removed when anything
  * fails, so a full disk leaves nothing behind.
+ *
+ * With `stagingDir` (a private folder, the data dir), the temp file is
+ * written there and renamed straight onto the target, so nothing holding
+ * the data ever sits beside the target, even if the process is killed
+ * mid-write (removeStaleTemps clears the staging folder later). Only when
+ * the two are on different filesystems (a rename cannot cross them) is the
+ * temp file written beside the target, as without it.
  */
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { mode?: number; keepMode?: boolean; followSymlinks?: boolean } = {},
+  options: { mode?: number; keepMode?: boolean; followSymlinks?: boolean; stagingDir?: string } = {},
 ): Promise<void> {
   const target = options.followSymlinks ? await resolveSymlinks(path) : path;
   let mode = options.mode ?? 0o600;
@@ -109,23 +171,20 @@ export async function writeFileAtomic(
       /* No file yet: the given (or default) mode applies. */
     }
   }
-  const temp = tempPathFor(target, randomBytes(6).toString('hex'));
-  const handle = await open(temp, 'wx', 0o600);
-  try {
+  const beside = tempPathFor(target, randomBytes(6).toString('hex'));
+  const places = options.stagingDir ? [join(options.stagingDir, basename(beside)), beside] : [beside];
+  for (const [index, temp] of places.entries()) {
     try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      await writeNewFile(temp, data, mode);
+      await rename(temp, target);
+      return;
+    } catch (error) {
+      await unlink(temp).catch(() => {
+        /* Already gone (or the folder went away): nothing left to remove. */
+      });
+      // A staging folder on another filesystem than the target: write beside it instead.
+      const crossesFilesystems = (error as NodeJS.ErrnoException).code === 'EXDEV';
+      if (!crossesFilesystems || index === places.length - 1) throw error;
     }
-    await chmod(temp, mode).catch(() => {
-      /* Windows ignores POSIX modes. */
-    });
-    await rename(temp, target);
-  } catch (error) {
-    await unlink(temp).catch(() => {
-      /* Already gone (or the folder went away): nothing left to remove. */
-    });
-    throw error;
   }
 }
