@@ -50,7 +50,7 @@ export const KEY_MAP: readonly KeyBinding[] = [
   { action: 'page-older', keys: ['pagedown'] },
   { action: 'select-newest', keys: ['g', 'home'], help: 'newest (follow) / oldest' },
   { action: 'select-oldest', keys: ['G', 'end'] },
-  { action: 'toggle-detail', keys: ['enter'], help: 'read the selected call / back to the list', footer: 'details' },
+  { action: 'toggle-detail', keys: ['enter'], help: 'read the selected call (it stays while newer calls arrive) / back to the list (following again)', footer: 'details' },
   { action: 'back', keys: ['escape'], footer: 'back' },
   {
     action: 'replay',

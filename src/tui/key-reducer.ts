@@ -5,7 +5,7 @@ import { editableInputOf } from './format-detail.js';
 import { buildFilteredView, parseFilter } from './record-filter.js';
 import { keepSelectionIfShown, relayout, scrollDetail, selectRow, withFlash } from './selection.js';
 import type { TuiEffect, TuiKey, TuiResult } from './tui-actions.js';
-import { layoutOf, rowCount, selectedRecord, selectedRow, type ReplayCommand, type TuiState } from './tui-state.js';
+import { layoutOf, recordIndexAtRow, rowCount, selectedRecord, selectedRow, type ReplayCommand, type TuiState } from './tui-state.js';
 
 const none = (state: TuiState): TuiResult => ({ state, effects: [] });
 const withEffect = (state: TuiState, effect: TuiEffect): TuiResult => ({ state, effects: [effect] });
@@ -90,8 +90,20 @@ function confirmKey(state: TuiState, key: TuiKey): TuiResult {
   return none(state);
 }
 
+/**
+ * Opening the detail while following pins the call it shows (new calls no
+ * longer replace it, and `r` acts on it); closing it follows the newest again.
+ */
 function focus(state: TuiState, to: TuiState['focus']): TuiState {
-  return to === state.focus ? state : relayout({ ...state, focus: to, detailScroll: 0 });
+  if (to === state.focus) return state;
+  if (to === 'detail') {
+    const row = selectedRow(state);
+    const index = state.selection === 'follow' && row !== undefined ? recordIndexAtRow(state, row) : undefined;
+    const pinned = index === undefined ? state : { ...state, selection: index, isFollowPaused: true };
+    return relayout({ ...pinned, focus: to, detailScroll: 0 });
+  }
+  const resumed = state.isFollowPaused ? { ...state, selection: 'follow' as const, isFollowPaused: false } : state;
+  return relayout({ ...resumed, focus: to, detailScroll: 0 });
 }
 
 /** Movement in the list: rows, pages, newest (follow) and oldest. */

@@ -1,3 +1,4 @@
+import { keyLabel } from '../events/index.js';
 import { footerLine, headerLines, overlayContent } from './format-chrome.js';
 import { detailLinesOf } from './format-detail.js';
 import { columnTitles, formatRowSegments } from './format-row.js';
@@ -51,6 +52,7 @@ function listPanel(state: TuiState, top: number, height: number, width: number):
   const count = rowCount(state);
   let label = ` Calls ${count === 0 ? '' : `${Math.min(count, state.viewport.top + 1)}–${Math.min(count, state.viewport.top + state.viewport.height)} of ${count} `}`;
   if (state.selection === 'follow') label += '· following newest ';
+  else if (state.isFollowPaused) label += `· held while the detail is open (${keyLabel('back')}: follow) `;
   else if (state.viewport.top > 0) label += `· ▲ ${state.viewport.top} newer (g: follow) `;
   return { name: 'list', top, height, hasBorder: true, label, isFocused: state.focus === 'list', lines };
 }
@@ -64,6 +66,8 @@ function detailPanel(state: TuiState, top: number, height: number, width: number
   if (all.length > rows) {
     panel.label = ` Detail ${state.detailScroll + 1}–${Math.min(all.length, state.detailScroll + rows)} of ${all.length} lines ${state.focus === 'detail' ? '' : '(⏎ to scroll) '}`;
   }
+  // New calls keep arriving: say that this one stays until the detail is closed.
+  if (state.isFollowPaused) panel.label += `· held (${keyLabel('back')}: follow newest) `;
   return panel;
 }
 

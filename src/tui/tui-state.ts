@@ -55,6 +55,12 @@ export interface TuiState {
   /** `follow`: the newest row stays selected (tail -f); else a record index. */
   selection: 'follow' | number;
   focus: 'list' | 'detail';
+  /**
+   * The detail was opened while following the newest call: it holds that
+   * call (`selection` is its index) so the reader's call and what `r` acts on
+   * do not change under them; closing it follows the newest again.
+   */
+  isFollowPaused: boolean;
   overlay: TuiOverlay | null;
   flash: Flash | null;
   /** `top`: the first list row drawn (row 0 = newest); `height`: rows drawn. */
@@ -127,6 +133,7 @@ export function initialState(options: { isDemo?: boolean; helpNote?: string | un
     filter: { draft: '', view: null },
     selection: 'follow',
     focus: 'list',
+    isFollowPaused: false,
     overlay: null,
     flash: options.helpNote ? { text: options.helpNote, level: 'info' } : null,
     viewport: { top: 0, height: layoutOf(width, height, 'list').listRows },
