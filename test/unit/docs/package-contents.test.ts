@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** What `npm pack` puts in the tarball a user installs (no scripts run: dist/ is built by the suite). */
+function packedFiles(): string[] {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
+  return pack!.files.map((file) => file.path);
+}
+
+describe('the npm package', () => {
+  const files = packedFiles();
+
+  it('holds every file the README links to', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((link) => !/^[a-z]+:/.test(link));
+    expect(links.length).toBeGreaterThan(3);
+    for (const link of links) expect(files, link).toContain(normalize(link).replace(/\\/g, '/'));
+    expect(files).toEqual(expect.arrayContaining(['docs/cli.md', 'docs/recordings.md', 'docs/inspector.md', 'dist/src/cli/main.js']));
+  });
+
+  it('runs nothing when installed: the build is for git checkouts and npm pack (prepack)', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[hook], hook).toBeUndefined();
+    expect(pkg.scripts.prepack).toContain('npm run build');
+  });
+});
