@@ -1,11 +1,9 @@
 import { access, constants } from 'node:fs/promises';
 import type { Config } from '../config/index.js';
-import { readControlFile } from '../control/index.js';
 import { ALLOW_PRODUCTION_FLAG, checkOrganisation, clashAdvice, classifyEndpoints, decideProductionGuard, OWNER_LABELS, parseClash } from '../endpoints/index.js';
-import { isReservedHostname } from '../tunnel/index.js';
-import { checkMedianKey, cloudUrlProblem, createMedianApiClient, KEY_MESSAGES, MANIFEST_LIMITS, resolveToolSecret, syncFix } from '../median/index.js';
+import { checkMedianKey, createMedianApiClient, KEY_MESSAGES, MANIFEST_LIMITS, resolveToolSecret, syncFix } from '../median/index.js';
 import { errorCode } from '../shared/errors.js';
-import { HEALTH_PATH, isProxyHealth } from '../shared/health-check.js';
+import { checkDaemonAndTunnel } from './doctor-tunnel-check.js';
 import { fetchManifest } from './fetch-manifest.js';
 import { keySourceOf } from './require-secret.js';
 
@@ -48,10 +46,14 @@ async function checkEnvFile(config: Config, add: Add, fileToolsUrl: string | und
     return;
   }
   if (config.state.toolsUrl && fileToolsUrl !== config.state.toolsUrl) {
-    add({ check: 'env-file', status: 'warn', message: `${config.envFile} has MEDIAN_TOOLS_URL=${fileToolsUrl ?? '(unset)'}, but the last tunnel URL was ${config.state.toolsUrl}.`, fix: '`median-dev start` rewrites it; restart your dev server if you run it yourself.' });
+    add({ check: 'env-file', status: 'warn', message: `${config.envFile} ${fileToolsUrl === undefined ? 'does not set MEDIAN_TOOLS_URL' : `has MEDIAN_TOOLS_URL=${fileToolsUrl}`}, but the last tunnel URL was ${config.state.toolsUrl}.`, fix: '`median-dev start` rewrites it; restart your dev server if you run it yourself.' });
     return;
   }
-  add({ check: 'env-file', status: 'ok', message: `${config.envFile} has MEDIAN_TOOLS_URL=${fileToolsUrl ?? '(unset)'}.` });
+  if (fileToolsUrl === undefined) {
+    add({ check: 'env-file', status: 'warn', message: `${config.envFile} does not set MEDIAN_TOOLS_URL yet.`, fix: '`median-dev start` writes it once the tunnel opens.' });
+    return;
+  }
+  add({ check: 'env-file', status: 'ok', message: `${config.envFile} has MEDIAN_TOOLS_URL=${fileToolsUrl}.` });
 }
 
 /** Returns the manifest's tool names when it would sync. */
@@ -74,32 +76,6 @@ async function checkRoute(config: Config, add: Add, hasKey: boolean): Promise<st
   }
   add({ check: 'route', status: 'ok', message: `${url} answers a signed manifest read with ${fetched.judgement.manifest.tools.length} tools that pass every sync rule.` });
   return fetched.judgement.manifest.tools.map((t) => t.name);
-}
-
-async function checkTunnel(config: Config, add: Add): Promise<void> {
-  const control = await readControlFile(config.dataDir).catch(() => undefined);
-  if (!control || control.isStale) {
-    add({ check: 'daemon', status: 'warn', message: 'median-dev is not running for this data dir.', fix: 'Run `median-dev start -- <your dev server command>`.' });
-  } else {
-    add({ check: 'daemon', status: 'ok', message: `median-dev is running (pid ${control.pid}, proxy ${control.proxyUrl}).` });
-  }
-  const toolsUrl = config.state.toolsUrl;
-  if (!toolsUrl) return;
-  const cloud = cloudUrlProblem(toolsUrl);
-  if (cloud) add({ check: 'tools-url', status: 'warn', message: cloud, fix: 'Use the tunnel (the default), or --public-url with a public https origin.' });
-  if (!control || control.isStale) return;
-  if (isReservedHostname(toolsUrl)) {
-    add({ check: 'tunnel', status: 'ok', message: `${new URL(toolsUrl).origin} is a local test hostname (the demo's tunnel server): not looked up from here.` });
-    return;
-  }
-  try {
-    const response = await fetch(`${new URL(toolsUrl).origin}${HEALTH_PATH}`, { signal: AbortSignal.timeout(5_000), redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1' } });
-    const text = await response.text();
-    if (response.ok && isProxyHealth(text, control.instanceId)) add({ check: 'tunnel', status: 'ok', message: `${new URL(toolsUrl).origin} reaches this median-dev.` });
-    else add({ check: 'tunnel', status: 'fail', message: `${new URL(toolsUrl).origin} answers ${response.status}, not this median-dev: the tunnel is down or points elsewhere.`, fix: 'median-dev reopens it by itself; if it stays down, restart `median-dev start`.' });
-  } catch {
-    add({ check: 'tunnel', status: 'warn', message: `${new URL(toolsUrl).origin} cannot be reached from this machine (DNS or network); that proves nothing about the tunnel.` });
-  }
 }
 
 async function checkEndpoints(config: Config, add: Add, toolNames: string[] | undefined): Promise<void> {
@@ -162,7 +138,7 @@ export async function runDoctorChecks(config: Config, fileToolsUrl: string | und
   const hasKey = await checkKey(config, add);
   await checkEnvFile(config, add, fileToolsUrl);
   const toolNames = await checkRoute(config, add, hasKey);
-  await checkTunnel(config, add);
+  await checkDaemonAndTunnel(config, add, hasKey ? resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret }) : undefined);
   if (hasKey) await checkEndpoints(config, add, toolNames);
   return checks;
 }

@@ -8,11 +8,16 @@ export interface ManifestFetch {
   json: unknown;
 }
 
+/** How the GET is sent: global fetch by default; doctor's read through the tunnel passes a public-URL fetch. */
+export type ManifestFetcher = (url: string, init: { headers: Record<string, string>; redirect: 'manual'; signal: AbortSignal }) => Promise<Response>;
+
 /** A signed GET of the route, judged by the same rules a Median sync applies. */
-export async function fetchManifest(url: string, secret: Uint8Array, timeoutMs: number = SYNC_LIMITS.timeoutMs): Promise<ManifestFetch> {
+export async function fetchManifest(url: string, secret: Uint8Array, options: { timeoutMs?: number; fetch?: ManifestFetcher } = {}): Promise<ManifestFetch> {
+  const timeoutMs = options.timeoutMs ?? SYNC_LIMITS.timeoutMs;
+  const doFetch: ManifestFetcher = options.fetch ?? fetch;
   let outcome: SyncFetchOutcome;
   try {
-    const response = await fetch(url, {
+    const response = await doFetch(url, {
       headers: { [SIGNATURE_HEADER]: signBody(secret, ''), 'user-agent': 'median-dev' },
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),

@@ -12,12 +12,21 @@ export interface EventHub {
   clearRecords(): void;
 }
 
-export function createEventHub(base: { version: string; isDemo: boolean; keyFingerprint: string | null; keySource?: string | null; callCount: number; records: CallRecord[] }): EventHub {
+export function createEventHub(base: {
+  version: string;
+  isDemo: boolean;
+  keyFingerprint: string | null;
+  keySource?: string | null;
+  tunnelHost?: string | null;
+  callCount: number;
+  records: CallRecord[];
+}): EventHub {
   const listeners = new Set<(event: DaemonEvent) => void>();
   const state: DaemonSnapshot = {
     version: base.version,
     proxyUrl: null,
     tunnel: { state: 'connecting', url: null },
+    tunnelHost: base.tunnelHost ?? null,
     toolsUrl: null,
     endpoint: null,
     heal: null,

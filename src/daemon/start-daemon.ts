@@ -101,6 +101,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     isDemo: options.isDemo === true,
     keyFingerprint: medianKey ? keyFingerprint(medianKey) : null,
     keySource: medianKey ? keySourceLabel(config.keySource === 'env' ? undefined : (config.keyFile ?? config.envFile ?? undefined), config.cwd) : null,
+    tunnelHost: config.tunnel === 'localtunnel' ? config.tunnelHost : null,
     callCount: await store.count().catch(() => recent.length),
     records: recent.slice().reverse(),
   });

@@ -42,8 +42,6 @@ export interface TunnelTuning {
   openTimeoutMs?: number;
   lostAfterMs?: number;
   probe?: HealthProbe | false;
-  /** The default probe connects here (with the tunnel's host in the Host header): e2e tests reach .test hostnames so. */
-  probeVia?: string;
   probeIntervalMs?: number;
   /** Demo: what `h` does (the loopback tunnel server hands out another name). */
   simulateHostnameChange?: () => Promise<void>;
@@ -133,7 +131,9 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
 
   // One backoff policy for the first open's retries (here) and the reopens (in startTunnel).
   const backoff = createTunnelBackoff({ baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
-  const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId, ...(tuning.probeVia ? { via: tuning.probeVia } : {}) })));
+  // The public URL is probed whenever this machine can reach it: by its name, or (a name with no DNS here, as a
+  // self-hosted server's may have) through the tunnel server that handed it out.
+  const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId, tunnelHost: config.tunnelHost })));
   let handle: TunnelHandle | undefined;
   const opening = (async () => {
     emit({ event: 'tunnel', state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });

@@ -107,6 +107,8 @@ export interface DaemonSnapshot {
   version: string;
   proxyUrl: string | null;
   tunnel: { state: 'connecting' | 'open' | 'down' | 'closed'; url: string | null; reason?: string };
+  /** The localtunnel server in use (`--tunnel-host`), null with another provider: how a public name with no DNS here is reached. */
+  tunnelHost?: string | null;
   toolsUrl: string | null;
   endpoint: { id: string; url: string; status: string; error: string | null } | null;
   /** A heal under way (its `endpoint` is still the old one's state); absent or null when none is. */

@@ -1,6 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth, isProxyMarker } from '../shared/health-check.js';
+import { fetchByRoute, findPublicRoute, type PublicReachOptions } from './public-url-fetch.js';
 
 export { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth };
 
@@ -46,59 +46,32 @@ export function nextProbeStrikes(strikes: number, verdict: HealthVerdict): numbe
 }
 
 /**
- * A probe that uses `fetch` (global fetch by default). The answer counts as
- * the proxy's when it carries the proxy's marker header or is the proxy's health
- * JSON `{ok: true, service: "median-dev", instance}` (with `instanceId`
- * given, only that instance's).
+ * A probe that reaches the public URL the way this machine can (see
+ * findPublicRoute: by its name, or through the tunnel server when the name
+ * does not resolve here; a URL reached neither way is `unreachable`, which
+ * proves nothing). The answer counts as the proxy's when it carries the
+ * proxy's marker header or is the proxy's health JSON
+ * `{ok: true, service: "median-dev", instance}` (with `instanceId` given,
+ * only that instance's).
  */
-export function createFetchHealthProbe(options: { fetch?: typeof fetch; instanceId?: string; via?: string } = {}): HealthProbe {
-  const doFetch = options.via ? viaFetch(options.via) : (options.fetch ?? fetch);
+export function createFetchHealthProbe(options: PublicReachOptions & { fetch?: typeof fetch; instanceId?: string } = {}): HealthProbe {
   return async (url, { signal }) => {
-    // Names under the reserved TLDs (RFC 6761: the loopback tunnel server's
-    // .test hostnames) never resolve publicly: asking DNS would prove nothing.
-    if (isReservedHostname(url) && !options.via) return { kind: 'unreachable' };
+    const route = await findPublicRoute(url, options);
+    if (route.kind === 'none') return { kind: 'unreachable', error: route.error };
     try {
       // bypass-tunnel-reminder skips loca.lt's interstitial page for browsers.
-      const res = await doFetch(url, { signal, redirect: 'manual', headers: { 'bypass-tunnel-reminder': '1', accept: 'application/json' } });
+      const res = await fetchByRoute(route, url, { signal, headers: { 'bypass-tunnel-reminder': '1', accept: 'application/json' } }, options.fetch);
       const text = (await res.text()).slice(0, 4096);
       return { kind: 'answered', status: res.status, isFromProxy: isProxyMarker(res.headers.get(HEALTH_MARKER_HEADER), options.instanceId) || isProxyHealth(text, options.instanceId) };
     } catch (error) {
       // Stopped by the caller's timeout: a host that still takes connections is wedged, not unreachable.
-      if (signal.reason === PROBE_TIMED_OUT && (await canConnect(options.via ?? url, CONNECT_CHECK_MS))) return { kind: 'no-answer' };
+      if (signal.reason === PROBE_TIMED_OUT && (await canConnect(route.kind === 'via' ? route.origin : url, CONNECT_CHECK_MS))) return { kind: 'no-answer' };
       return { kind: 'unreachable', error };
     }
   };
 }
 
 const CONNECT_CHECK_MS = 1_000;
-
-/**
- * A fetch that sends every request to the `via` origin with the URL's host in
- * the Host header (fetch itself may not set Host): how the end-to-end tests'
- * daemon reaches its .test tunnel hostnames through the loopback tunnel server.
- */
-function viaFetch(via: string): typeof fetch {
-  const origin = new URL(via);
-  return (input, init) =>
-    new Promise<Response>((resolve, reject) => {
-      const target = new URL(String(input));
-      const req = httpRequest(
-        { host: origin.hostname, port: origin.port, path: `${target.pathname}${target.search}`, headers: { host: target.host }, signal: init?.signal ?? undefined, agent: false },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', reject);
-          res.on('end', () => {
-            const headers = new Headers();
-            for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
-            resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers }));
-          });
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-}
 
 /** Whether a TCP connection to the URL's host and port opens within `timeoutMs`. */
 export function canConnect(url: string, timeoutMs: number): Promise<boolean> {
@@ -119,16 +92,4 @@ export function canConnect(url: string, timeoutMs: number): Promise<boolean> {
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
   });
-}
-
-const RESERVED_TLDS = ['.test', '.localhost', '.invalid', '.example'];
-
-/** Whether the URL's host is under a TLD reserved from public DNS (RFC 6761). */
-export function isReservedHostname(url: string): boolean {
-  try {
-    const host = new URL(url).hostname.toLowerCase();
-    return RESERVED_TLDS.some((tld) => host.endsWith(tld));
-  } catch {
-    return false;
-  }
 }

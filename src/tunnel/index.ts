@@ -13,11 +13,12 @@ export {
   nextProbeStrikes,
   createFetchHealthProbe,
   isProxyHealth,
-  isReservedHostname,
   type HealthProbe,
   type HealthProbeResult,
   type HealthVerdict,
 } from './health-probe.js';
+export { createPublicFetch, findPublicRoute, type PublicFetch, type PublicFetchInit, type PublicReachOptions, type PublicRoute } from './public-url-fetch.js';
+export { probeOnce } from './probe-once.js';
 export { deriveSubdomain } from './derive-subdomain.js';
 export { createTunnelBackoff, type TunnelBackoff, reconnectDelayMs, reopenDelayMs, DEFAULT_BACKOFF, DEFAULT_QUICK_REOPEN_MS, type BackoffOptions, type ReopenScheduleOptions } from './reconnect-delay.js';
 export { TUNNEL_ERROR_CODES, isFinalTunnelError, type TunnelErrorCode } from './tunnel-errors.js';

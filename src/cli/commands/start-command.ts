@@ -78,9 +78,7 @@ function knobMs(value: string | undefined): number | undefined {
  * Hidden knobs for the end-to-end fault tests, read here only (neither flags
  * nor documented): MEDIAN_DEV_CALL_TIMEOUT_MS shortens Median's 10 s call
  * limit as the proxy judges answers; MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS
- * shortens the 15 s a tunnel (re)open may take; MEDIAN_DEV_TUNNEL_PROBE_VIA
- * sends the tunnel's health probe to that origin (the loopback tunnel
- * server), since its .test hostnames have no DNS;
+ * shortens the 15 s a tunnel (re)open may take;
  * MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS shortens the 60 s a heal waits for the
  * dev server's route (to connect, or after a restart).
  */
@@ -88,8 +86,7 @@ function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], '
   const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
   const routeReadyTimeoutMs = knobMs(env.MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS);
   const openTimeoutMs = knobMs(env.MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS);
-  const probeVia = env.MEDIAN_DEV_TUNNEL_PROBE_VIA || undefined;
-  const tunnel = { ...(openTimeoutMs ? { openTimeoutMs } : {}), ...(probeVia ? { probeVia } : {}) };
+  const tunnel = { ...(openTimeoutMs ? { openTimeoutMs } : {}) };
   return {
     ...(callTimeoutMs || routeReadyTimeoutMs ? { timing: { ...(callTimeoutMs ? { callTimeoutMs } : {}), ...(routeReadyTimeoutMs ? { routeReadyTimeoutMs } : {}) } } : {}),
     ...(Object.keys(tunnel).length > 0 ? { tunnel } : {}),

@@ -5,12 +5,13 @@ import { useTeardown } from '../../helpers/use-teardown.js';
 
 /**
  * `median-dev start` against a loopback tunnel server that keeps its sockets
- * open but stops forwarding. The daemon probes its public URL through the
- * loopback server (MEDIAN_DEV_TUNNEL_PROBE_VIA: the .test hostnames have no
- * DNS), with its default probe timing.
+ * open but stops forwarding. Its `.test` hostnames have no DNS: the daemon
+ * probes its public URL through the `--tunnel-host` it was given (what can
+ * reach the URL from here decides, not the name's suffix), with its default
+ * probe timing and no test knob.
  */
 async function startProbed(world: E2eWorld): Promise<{ cli: SpawnedCli; toolsUrl: string; name: string }> {
-  const cli = world.start({ env: { MEDIAN_DEV_TUNNEL_PROBE_VIA: world.tunnelServer.url } });
+  const cli = world.start();
   const synced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
   const toolsUrl = synced.url as string;
   return { cli, toolsUrl, name: new URL(toolsUrl).hostname.split('.')[0]! };
