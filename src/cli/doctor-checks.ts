@@ -3,18 +3,13 @@ import type { Config } from '../config/index.js';
 import { ALLOW_PRODUCTION_FLAG, checkOrganisation, clashAdvice, classifyEndpoints, decideProductionGuard, OWNER_LABELS, parseClash } from '../endpoints/index.js';
 import { checkMedianKey, createMedianApiClient, KEY_MESSAGES, MANIFEST_LIMITS, resolveToolSecret, syncFix } from '../median/index.js';
 import { errorCode } from '../shared/errors.js';
+import type { AddCheck, DoctorCheck } from './doctor-check.js';
 import { checkDaemonAndTunnel } from './doctor-tunnel-check.js';
 import { fetchManifest } from './fetch-manifest.js';
 import { keySourceOf } from './require-secret.js';
 
-export interface DoctorCheck {
-  check: string;
-  status: 'ok' | 'warn' | 'fail';
-  message: string;
-  fix?: string;
-}
-
-type Add = (check: DoctorCheck) => void;
+export type { DoctorCheck } from './doctor-check.js';
+type Add = AddCheck;
 
 async function checkKey(config: Config, add: Add): Promise<boolean> {
   if (!config.medianKey) {

@@ -4,10 +4,10 @@ import type { DaemonSnapshot } from '../events/index.js';
 import { cloudUrlProblem } from '../median/index.js';
 import { errorCode } from '../shared/errors.js';
 import { HEALTH_PATH, createFetchHealthProbe, createPublicFetch, probeOnce } from '../tunnel/index.js';
-import type { DoctorCheck } from './doctor-checks.js';
+import type { AddCheck } from './doctor-check.js';
 import { fetchManifest } from './fetch-manifest.js';
 
-type Add = (check: DoctorCheck) => void;
+type Add = AddCheck;
 
 /** How long the running daemon has to send its snapshot, and the public URL to answer its health check. */
 const DAEMON_ANSWER_MS = 5_000;
