@@ -6,7 +6,7 @@ import { errorCode } from '../shared/errors.js';
 import type { AddCheck, DoctorCheck } from './doctor-check.js';
 import { checkDaemonAndTunnel } from './doctor-tunnel-check.js';
 import { fetchManifest } from './fetch-manifest.js';
-import { keySourceOf } from './require-secret.js';
+import { configKeySource } from '../daemon/index.js';
 
 export type { DoctorCheck } from './doctor-check.js';
 type Add = AddCheck;
@@ -21,7 +21,7 @@ async function checkKey(config: Config, add: Add): Promise<boolean> {
     add({ check: 'key', status: 'fail', message: problem === 'wrong_prefix' ? KEY_MESSAGES.wrongPrefix : KEY_MESSAGES.malformed, fix: 'Use the Median key (median_key_…), not the browser key; copy it whole.' });
     return false;
   }
-  add({ check: 'key', status: 'ok', message: `MEDIAN_KEY is set (…${config.medianKey.slice(-4)}, from ${keySourceOf(config)}).` });
+  add({ check: 'key', status: 'ok', message: `MEDIAN_KEY is set (…${config.medianKey.slice(-4)}, from ${configKeySource(config)}).` });
   return true;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { keySourceLabel } from './key-source.js';
+import { configKeySource, keySourceLabel } from './key-source.js';
 import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
 import { keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
@@ -45,7 +45,6 @@ async function atMost(promise: Promise<void>, ms: number): Promise<void> {
     clearTimeout(timer);
   }
 }
-
 
 /**
  * Starts the recorder, the proxy, the control channel and the file watcher,
@@ -100,7 +99,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     version: options.version,
     isDemo: options.isDemo === true,
     keyFingerprint: medianKey ? keyFingerprint(medianKey) : null,
-    keySource: medianKey ? keySourceLabel(config.keySource === 'env' ? undefined : (config.keyFile ?? config.envFile ?? undefined), config.cwd) : null,
+    keySource: medianKey ? configKeySource(config) : null,
     tunnelHost: config.tunnel === 'localtunnel' ? config.tunnelHost : null,
     callCount: await store.count().catch(() => recent.length),
     records: recent.slice().reverse(),

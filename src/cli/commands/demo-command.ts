@@ -71,7 +71,8 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         ...(typeof options.inspectorPort === 'string' ? { inspectorPort: options.inspectorPort } : {}),
         ...(options.inspector === false ? { inspector: false } : {}),
       },
-      { env: { MEDIAN_KEY: emulator.key }, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive },
+      // The key is read from demo.env, as a second terminal's `--env <data dir>/demo.env` reads it: the TUI and doctor name the same source.
+      { env: {}, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive },
     );
     const tryIt = `From another terminal (replay, show, call, manifest take the same two flags): ${secondTerminal}`;
     if (json) io.stdout.write(`${JSON.stringify({ event: 'log', at: new Date().toISOString(), level: 'info', message: tryIt })}\n`);

@@ -1,8 +1,7 @@
-import { relative } from 'node:path';
 import { resolveStartConfig, type StartConfig, type StartFlags } from '../../config/index.js';
 import { keyFingerprint, secretsToMask } from '../../median/index.js';
 import { errorCode } from '../../shared/errors.js';
-import { startDaemon } from '../../daemon/index.js';
+import { configKeySource, startDaemon } from '../../daemon/index.js';
 import { useColor, writeLine, type CliIo } from '../cli-io.js';
 import { createCliLogger } from '../cli-logger.js';
 import { eventToJsonLine, eventToLogLine } from '../format-event.js';
@@ -56,8 +55,7 @@ export async function runStart(command: string[], options: Record<string, unknow
 /** Once, at start: which file (of the env cascade) or the environment gave MEDIAN_KEY. */
 function sayWhereTheKeyCameFrom(config: StartConfig, io: CliIo): void {
   if (!config.medianKey) return;
-  const from = config.keySource === 'env' ? 'the environment' : relative(config.cwd, config.keyFile ?? '') || (config.keyFile ?? 'the env file');
-  say(config, io, 'info', `MEDIAN_KEY ${keyFingerprint(config.medianKey)} from ${from}`);
+  say(config, io, 'info', `MEDIAN_KEY ${keyFingerprint(config.medianKey)} from ${configKeySource(config)}`);
 }
 
 /** A line of our own before the daemon's events: a `log` event with --json, a log line without the TUI. */

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { runCliInProcess, spawnCli } from '../../helpers/cli-harness.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
+import { connectToDaemon } from '../../../src/control/index.js';
 
 describe('the demo, from a second terminal', () => {
   it('writes its throwaway key to its own env file (0600) and prints a one-liner that works from another terminal', async () => {
@@ -32,5 +33,18 @@ describe('the demo, from a second terminal', () => {
     expect((JSON.parse(replay.stdout) as CallRecord).signature).toBe('valid');
     expect(await demo.stop('SIGINT')).toBe(0);
     expect(demo.stderr()).toContain(`calls --data-dir ${dataDir} --env ${envFile}`);
+  }, 40_000);
+
+  it("names one source for its key: the daemon's header and doctor from a second terminal both say demo.env", async () => {
+    const dataDir = await useTempDir('median-dev-demo-key-');
+    const demo = spawnCli(['demo', '--json', '--no-tui', '--inspector-port', '0', '--data-dir', dataDir], { cwd: dataDir });
+    await demo.waitForEvent((e) => e.event === 'endpoint' && e.action === 'synced', 30_000);
+    const control = await connectToDaemon(dataDir);
+    const { keySource } = control.snapshot;
+    await control.close();
+    expect(keySource).toBe('demo.env');
+    const doctor = await runCliInProcess(['doctor', '--json', '--data-dir', dataDir, '--env', join(dataDir, 'demo.env')], { env: {}, cwd: dataDir });
+    const checks = (JSON.parse(doctor.stdout) as { checks: Array<{ check: string; message: string }> }).checks;
+    expect(checks.find((c) => c.check === 'key')?.message).toContain(`, from ${keySource})`);
   }, 40_000);
 });

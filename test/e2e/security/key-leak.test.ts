@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { attachTui } from '../../../src/cli/attach-tui.js';
 import { resolveConfig } from '../../../src/config/index.js';
@@ -158,7 +158,8 @@ describe('the Median key never leaves the env file it was written in', () => {
     expect(frames.some((f) => f.includes(masked(secondKey)) && f.includes(afterRotation.toolCallId))).toBe(true);
     expect(screens.join('\n')).toContain(masked(firstKey));
     expect(screens.join('\n')).toContain('curl');
-    expect(textOf('doctor after the stop stdout')).toContain(`…${secondKey.slice(-4)}, from ${world.envFile}`);
+    // Doctor names the key's file as the TUI header does: from the project folder.
+    expect(textOf('doctor after the stop stdout')).toContain(`…${secondKey.slice(-4)}, from ${relative(world.projectDir, world.envFile)})`);
     // …and the env file still holds the key the user put there.
     expect(await readFile(world.envFile, 'utf8')).toContain(`MEDIAN_KEY=${secondKey}`);
   });
