@@ -117,7 +117,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--input <json|@file>', 'replace the input; sent with a new toolCallId, since a route that keys on toolCallId would answer the first result')
       .option('--same-id', 'with --input: keep the original toolCallId anyway')
       .option('--at-offset <ms>', 'sign at now + offset ms (e.g. -299000 to test the five-minute window)')
-      .option('--yes', 'confirm re-running a reviewed or high-risk call (the stricter of the recorded risk and the manifest’s)')
+      .option('--yes', 'confirm re-running a reviewed or high-risk call (the stricter of the recorded risk and the manifest’s) without being asked; in a terminal replay asks, a script needs --yes')
       .option('--json', 'the replay record as JSON'),
   ).action((id: string, options) => handlers.replay(id, options, io));
 

@@ -141,6 +141,7 @@ const OWN_CODES = [
   'original_not_found',
   'replay_body_truncated',
   'replay_needs_confirmation',
+  'replay_cancelled',
   // endpoints and the Median API client
   'endpoint_missing',
   'endpoint_not_connected',

@@ -4,7 +4,8 @@ import { safeLine } from '../../shared/output-sanitiser.js';
 import { createCallStore } from '../../recorder/index.js';
 import { withRecordedPath } from '../../daemon/index.js';
 import { declaredRiskOf, prepareReplay, sendSignedCall } from '../../replay/index.js';
-import { UserError } from '../../shared/errors.js';
+import { UserError, errorCode } from '../../shared/errors.js';
+import { createTerminalPrompt } from '../terminal-prompt.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { createOutputMasker } from '../output-masker.js';
@@ -42,6 +43,39 @@ async function findReplayRecord(
   return undefined;
 }
 
+/** The recorded call's input, for the question. */
+function recordedInput(record: CallRecord): unknown {
+  try {
+    return (JSON.parse(record.request.body) as { input?: unknown }).input;
+  } catch {
+    return undefined; // prepareReplay refuses such a body with its own code before anyone is asked
+  }
+}
+
+/**
+ * A reviewed/high risk replay without --yes: in a terminal, ask (naming the tool
+ * and the input), as the TUI does; without one, the coded refusal stands.
+ */
+async function confirmedOnTerminal<T>(io: CliIo, original: CallRecord, input: unknown, prepare: () => T, prepareConfirmed: () => T): Promise<T> {
+  try {
+    return prepare();
+  } catch (error) {
+    const prompt = errorCode(error) === 'replay_needs_confirmation' ? createTerminalPrompt(io) : undefined;
+    if (!prompt) throw error;
+    const risk = (error as UserError).details?.risk;
+    const shownInput = safeLine(JSON.stringify(input ?? recordedInput(original)) ?? '{}');
+    try {
+      const question = `Replay ${safeLine(original.tool ?? '?')} with input ${shownInput.length > 300 ? `${shownInput.slice(0, 300)}…` : shownInput}? Its risk is ${String(risk)}: the action runs again for real. [y/N] `;
+      if (!/^y(es)?$/i.test((await prompt.ask(question)).trim())) {
+        throw new UserError('replay_cancelled', 'Replay cancelled: nothing sent.', { hint: 'Answer y to send it, or pass --yes in a script.' });
+      }
+    } finally {
+      prompt.close();
+    }
+    return prepareConfirmed();
+  }
+}
+
 export async function runReplay(id: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
   if (options.newId === true && options.sameId === true) {
     throw new UserError('conflicting_id_flags', '--new-id and --same-id contradict each other: pass one.', { exitCode: 2 });
@@ -54,12 +88,15 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
   const atOffsetMs = parseOffset(options.atOffset);
   // Edited input is another call: a new id, unless --same-id (a route keyed on toolCallId would answer the first result).
   const isNewId = options.newId === true || (input !== undefined && options.sameId !== true);
-  const prepared = prepareReplay(original, {
+  const replayOptions = {
     declaredRisk: declaredRiskOf(await store.latestManifestRead(), original.tool ?? ''),
     ...(isNewId ? { newId: true } : {}),
     ...(input !== undefined ? { input } : {}),
     ...(options.yes === true ? { confirmed: true } : {}),
-  });
+  };
+  const prepared = await confirmedOnTerminal(io, original, input, () => prepareReplay(original, replayOptions), () =>
+    prepareReplay(original, { ...replayOptions, confirmed: true }),
+  );
   const secret = requireSecret(config, 'A replay');
   const earlier = new Set((await store.replaysOf(original.id)).map((r) => r.id));
   const { value: answer, record: oneShotRecord } = await withRecordedPath(config, ({ routeUrl, replayKey }) =>
