@@ -6,6 +6,8 @@ type Options = Record<string, unknown>;
 export interface CommandHandlers {
   start(command: string[], options: Options, io: CliIo): Promise<void>;
   calls(query: string[], options: Options, io: CliIo): Promise<void>;
+  callsSave(ids: string[], options: Options, io: CliIo): Promise<void>;
+  test(files: string[], devCommand: string[], options: Options, io: CliIo): Promise<void>;
   show(id: string, options: Options, io: CliIo): Promise<void>;
   replay(id: string, options: Options, io: CliIo): Promise<void>;
   call(tool: string, options: Options, io: CliIo): Promise<void>;
@@ -27,6 +29,8 @@ export interface CommandHandlers {
 export const commandHandlers: CommandHandlers = {
   start: async (command, options, io) => (await import('./commands/start-command.js')).runStart(command, options, io),
   calls: async (query, options, io) => (await import('./commands/calls-command.js')).runCalls(query, options, io),
+  callsSave: async (ids, options, io) => (await import('./commands/calls-save-command.js')).runCallsSave(ids, options, io),
+  test: async (files, devCommand, options, io) => (await import('./commands/test-command.js')).runTest(files, devCommand, options, io),
   show: async (id, options, io) => (await import('./commands/show-command.js')).runShow(id, options, io),
   replay: async (id, options, io) => (await import('./commands/replay-command.js')).runReplay(id, options, io),
   call: async (tool, options, io) => (await import('./commands/call-command.js')).runCall(tool, options, io),

@@ -83,7 +83,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       ),
   ).action((command: string[], options) => handlers.start(command, options, io));
 
-  withCommonOptions(
+  const calls = withCommonOptions(
     program
       .command('calls')
       .description('recorded calls, newest first; filter words as in the TUI’s / (tool:x verdict:refused status:5xx sig:invalid risk:high is:replay, text)')
@@ -96,7 +96,42 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--tool <name>', 'only calls to this tool')
       .addOption(new Option('--verdict <kind>', 'only calls with this verdict').choices([...VERDICT_KINDS]))
       .option('--limit <n>', 'at most this many', '50'),
-  ).action((filter: string[], options) => handlers.calls(filter, options, io));
+  )
+    .enablePositionalOptions()
+    .action((filter: string[], options) => handlers.calls(filter, options, io));
+  withCommonOptions(
+    calls
+      .command('save')
+      .description('save recorded calls as files under median-calls/ (to commit), run by `median-dev test`')
+      .argument('[ids...]', 'toolCallIds, record ids (rec_…) or unique prefixes')
+      .option('--as <name>', 'the file name (without .json) for one call; default <tool>-<end of its toolCallId>')
+      .option('--dir <dir>', 'the saved calls folder', 'median-calls')
+      .option('--keep-visitor', 'keep the visitor’s id, email and name (default: stable placeholders)')
+      .option('--from-har <file>', 'save the tool calls of a HAR file (from `export --har`, a browser, Polly.js)')
+      .option('--force', 'replace a saved call of the same name')
+      .option('--json', 'what was saved, as JSON'),
+  ).action((ids: string[], options) => handlers.callsSave(ids, options, io));
+
+  withCommonOptions(
+    program
+      .command('test')
+      .description('send every saved call (median-calls/) to the local route again and check what the agent would be told')
+      .argument('[files...]', 'saved call files, folders or globs (default: every .json under --dir); then -- <dev server command>')
+      .option('--dir <dir>', 'the saved calls folder', 'median-calls')
+      .option('--filter <words>', 'only saved calls matching these filter words (tool:x verdict:refused …)')
+      .option('--update', 'rewrite the expectations of failing calls from the answers they get now')
+      .option('--same-id', 'send each call with its saved toolCallId (default: a fresh call_… per run)')
+      .option('--bail', 'stop at the first failing call')
+      .option('--junit <file>', 'also write a JUnit XML report')
+      .option('--allow-production', 'send even to a target that looks like production')
+      .option('--json', 'the results as JSON'),
+  ).action((files: string[], options, command: Command) => {
+    // Operands after `--` are the dev server command; commander hands them over with the files.
+    const raw = (command.parent as unknown as { rawArgs?: string[] } | null)?.rawArgs ?? [];
+    const dash = raw.indexOf('--');
+    const devCommand = dash === -1 ? [] : raw.slice(dash + 1);
+    return handlers.test(files.slice(0, files.length - devCommand.length), devCommand, options, io);
+  });
 
   withCommonOptions(
     program
@@ -188,7 +223,9 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .description('export recorded calls')
       .requiredOption('--har <file>', 'write a HAR 1.2 file (opens in browser devtools), 0600; - for standard output')
       .option('--tool <name>', 'only calls to this tool')
-      .option('--limit <n>', 'at most this many, newest first'),
+      .option('--limit <n>', 'at most this many, newest first')
+      .option('--saved', 'the saved calls (median-calls/, with their saved answers) instead of the recordings')
+      .option('--dir <dir>', 'with --saved: the saved calls folder', 'median-calls'),
   ).action((options) => handlers.export(options, io));
 
   const emulate = program

@@ -19,3 +19,4 @@ export * from './record-filter.js';
 export * from './input-schema.js';
 export * from './load-fixes.js';
 export { diffResponses, diffLines, type ResponseDiff, type DiffLine } from './response-diff.js';
+export { recordedToolCall, type RecordedToolCall } from './recorded-tool-call.js';

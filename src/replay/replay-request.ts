@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CallRecord, Risk, ToolCall } from '../median/index.js';
-import { parseToolCall, RISKS } from '../median/index.js';
+import { recordedToolCall, RISKS } from '../median/index.js';
 import { UserError } from '../shared/errors.js';
 
 export { REPLAY_OF_HEADER } from '../median/index.js';
@@ -54,25 +54,12 @@ export function declaredRiskOf(manifestRead: CallRecord | undefined, tool: strin
 
 /** Builds the body of a replay from a recorded tool call. */
 export function prepareReplay(record: CallRecord, options: ReplayOptions = {}): PreparedCall {
-  if (record.kind !== 'tool-call') {
-    throw new UserError('not_a_tool_call', `${record.toolCallId || record.id} is a ${record.kind} request, not a tool call, so it cannot be replayed.`, {
-      hint: 'Pick a tool call from `median-dev calls`.',
-    });
-  }
-  if (record.request.truncated) {
-    throw new UserError('replay_body_truncated', 'The recorded request body was cut at the recording limit, so it cannot be sent again whole.', {
-      hint: 'Send a new call with `median-dev call <tool> --input …` instead.',
-    });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(record.request.body);
-  } catch {
-    json = undefined;
-  }
-  const parsed = parseToolCall(json);
+  const parsed = recordedToolCall(record);
   if (!parsed.ok) {
-    throw new UserError('not_a_tool_call', `The recorded body is not a valid tool call (${parsed.message}), so it cannot be replayed.`);
+    if (parsed.problem === 'cut') {
+      throw new UserError('replay_body_truncated', `${parsed.message}, so it cannot be sent again whole.`, { hint: 'Send a new call with `median-dev call <tool> --input …` instead.' });
+    }
+    throw new UserError('not_a_tool_call', `${parsed.message}, so it cannot be replayed.`, parsed.problem === 'kind' ? { hint: 'Pick a tool call from `median-dev calls`.' } : {});
   }
   const original = parsed.value;
   const risk = stricterRisk(original.context.risk, options.declaredRisk);

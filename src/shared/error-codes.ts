@@ -167,6 +167,15 @@ const OWN_CODES = [
   'invalid_query',
   'invalid_replay',
   'manifest_unreadable',
+  // saved calls (calls save, test)
+  'invalid_saved_call',
+  'invalid_saved_name',
+  'saved_call_exists',
+  'saved_call_write_failed',
+  'no_saved_calls',
+  'invalid_har',
+  'production_target',
+  'route_not_ready',
   // examples/tools-route
   'invalid_tool_definition',
   'port_in_use',

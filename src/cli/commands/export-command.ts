@@ -1,11 +1,14 @@
 import { isAbsolute, resolve } from 'node:path';
+import type { CallRecord } from '../../median/index.js';
 import { createCallStore, toHar } from '../../recorder/index.js';
+import { savedCallAsRecord } from '../../saved-calls/index.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../shared/private-files.js';
 import { safeJson } from '../../shared/output-sanitiser.js';
 import { writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
+import { callsDirOf, findSavedCallFiles, loadSavedCalls } from '../saved-call-files.js';
 import { VERSION } from '../version.js';
 
 export async function runExport(options: Record<string, unknown>, io: CliIo): Promise<void> {
@@ -13,12 +16,21 @@ export async function runExport(options: Record<string, unknown>, io: CliIo): Pr
   const file = String(options.har);
   const isStdout = file === '-';
   const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-  const store = createCallStore(config.dataDir);
-  const records = await store.list({
-    ...(typeof options.tool === 'string' ? { tool: options.tool } : {}),
-    limit: parseCount(options.limit, '--limit') ?? Number.MAX_SAFE_INTEGER,
-  });
-  saySkippedLines(store, config.dataDir, io);
+  const limit = parseCount(options.limit, '--limit') ?? Number.MAX_SAFE_INTEGER;
+  let records: CallRecord[];
+  if (options.saved === true) {
+    // The saved calls (median-calls/) as HAR, for Polly.js and devtools: their saved answers, in file order.
+    const saved = await loadSavedCalls(await findSavedCallFiles([], callsDirOf(options, io.cwd), io.cwd), io.cwd);
+    records = saved
+      .map((s) => savedCallAsRecord(s.saved, { path: config.route }))
+      .filter((r) => typeof options.tool !== 'string' || r.tool === options.tool)
+      .slice(0, limit)
+      .reverse();
+  } else {
+    const store = createCallStore(config.dataDir);
+    records = await store.list({ ...(typeof options.tool === 'string' ? { tool: options.tool } : {}), limit });
+    saySkippedLines(store, config.dataDir, io);
+  }
   const har = toHar(records.slice().reverse(), {
     creator: { name: 'median-dev', version: VERSION },
     baseUrl: config.state.toolsUrl ? new URL(config.state.toolsUrl).origin : config.target,

@@ -18,7 +18,7 @@ const LAYERS: ReadonlyArray<{ name: string; areas: readonly string[]; mayImport:
   { name: 'daemon', areas: ['daemon'], mayImport: ['parts', 'core', 'base'] },
   {
     name: 'parts',
-    areas: ['proxy', 'recorder', 'tunnel', 'tunnel-server', 'endpoints', 'emulator', 'control', 'tui', 'replay', 'watch', 'child', 'inspector-server'],
+    areas: ['proxy', 'recorder', 'tunnel', 'tunnel-server', 'endpoints', 'emulator', 'control', 'tui', 'replay', 'watch', 'child', 'inspector-server', 'saved-calls'],
     mayImport: ['core', 'base'],
   },
   { name: 'core', areas: ['events', 'median', 'config'], mayImport: ['base'] },
