@@ -21,7 +21,7 @@ export interface EmulateBanner {
 /** The `start` argv (before `--`) that works against this emulator, as the banner prints it. */
 export function startFlagsFor(banner: Pick<EmulateBanner, 'url' | 'envFile' | 'domains'>): string[] {
   const first = banner.domains[0];
-  return ['--median-api', banner.url, '--env', banner.envFile, ...(first ? ['--tunnel-host', tunnelHostUrl(first)] : [])];
+  return ['--median-api', banner.url, '--env', banner.envFile, ...(first ? ['--tunnel-host', tunnelHostUrl(first), '--tunnel-domain', first.domain] : [])];
 }
 
 /** What `median-dev emulate` prints: where it listens, the key, and the two commands that come next. */

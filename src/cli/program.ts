@@ -65,6 +65,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--port <n>', 'the proxy port on 127.0.0.1 (0: any free port); without it 4141, or a free port when 4141 is taken')
       .addOption(new Option('--tunnel <provider>', 'tunnel provider').choices(['localtunnel', 'none']).default('localtunnel'))
       .option('--tunnel-host <url>', 'localtunnel server (env MEDIAN_DEV_TUNNEL_HOST, default https://localtunnel.me)')
+      .option('--tunnel-domain <domain>', 'the domain that server names tunnels under, when not its own (repeatable)', collect)
       .option('--subdomain <name>', 'subdomain to ask for (default: from the project folder, remembered)')
       .option('--public-url <origin>', 'with --tunnel none: the public origin that reaches the proxy')
       .option('--watch <glob>', 'a change to a matching file triggers a sync (repeatable)', collect)

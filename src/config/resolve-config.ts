@@ -20,6 +20,8 @@ export interface StartFlags extends CommonFlags {
   port?: string | number;
   tunnel?: string;
   tunnelHost?: string;
+  /** --tunnel-domain (repeatable): domains the tunnel server names tunnels under, besides its own. */
+  tunnelDomain?: string[];
   subdomain?: string;
   publicUrl?: string;
   watch?: string[];
@@ -76,6 +78,8 @@ export interface StartConfig extends Config {
   isPortExplicit: boolean;
   tunnel: TunnelProviderName;
   tunnelHost: string;
+  /** Domains the tunnel server may name tunnels under besides its own (`--tunnel-domain`), lowercase. */
+  tunnelDomains: string[];
   subdomain: string | undefined;
   publicUrl: string | undefined;
   watch: string[];
@@ -209,6 +213,7 @@ export async function resolveStartConfig(
     tunnelHost: parseHttpUrl(flags.tunnelHost ?? context.env.MEDIAN_DEV_TUNNEL_HOST ?? DEFAULTS.tunnelHost, '--tunnel-host')
       .toString()
       .replace(/\/+$/, ''),
+    tunnelDomains: (flags.tunnelDomain ?? []).map(parseTunnelDomain),
     subdomain,
     publicUrl,
     watch: flags.watch ?? [],
@@ -219,6 +224,15 @@ export async function resolveStartConfig(
     inspectorPort: flags.inspector === false ? null : parseInspectorPort(flags.inspectorPort ?? DEFAULTS.inspectorPort),
     restartOnUrlChange: parseRestartOnUrlChange(flags.restartOnUrlChange ?? 'auto'),
   } satisfies StartConfig);
+}
+
+/** A DNS name of two labels or more (`tunnels.example.com`), lowercase, no scheme or port. */
+function parseTunnelDomain(value: string): string {
+  const domain = value.trim().toLowerCase().replace(/\.$/, '');
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(domain)) {
+    throw usage('invalid_tunnel_domain', `--tunnel-domain takes a domain name like tunnels.example.com (the domain your tunnel server names tunnels under), not "${value}".`);
+  }
+  return domain;
 }
 
 function parseInspectorPort(value: string | number): number {

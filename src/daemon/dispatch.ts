@@ -75,7 +75,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       emit({ event: 'error', code: 'missing_key', message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.', hint });
       return false;
     }
-    if (!(await isAllowedToConnect())) return false;
+    if (!(await isAllowedToConnect(url))) return false;
     heal?.step('syncing');
     const connected = await endpoint.ensure(url);
     // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`), and the heal with it.
@@ -106,8 +106,8 @@ export function createDispatch(parts: DispatchParts): Dispatch {
    * src/endpoints): production there and no --allow-production-org → no
    * connect, and the reason as an `error` event.
    */
-  async function isAllowedToConnect(): Promise<boolean> {
-    const decision = await endpoint.productionGuard();
+  async function isAllowedToConnect(url: string): Promise<boolean> {
+    const decision = await endpoint.productionGuard(url);
     if (decision.kind === 'proceed') return true;
     emit({ event: 'error', code: decision.code, message: decision.message, hint: decision.hint });
     return false;
@@ -135,7 +135,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
     }
     const url = parts.toolsUrl.current();
     // A new key may belong to another organisation: the guard looks at that one's endpoints.
-    if (url && keys.api() && (await isAllowedToConnect())) await endpoint.reconnect(url);
+    if (url && keys.api() && (await isAllowedToConnect(url))) await endpoint.reconnect(url);
   }
 
   let hasSaidLocalOnly = false;

@@ -4,9 +4,10 @@ import type { NewDaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { KeyRotation } from './key-rotation.js';
 import { openRouteWithKey } from './route-opener.js';
+import { registrationDomains } from '../tunnel/index.js';
 
 export interface ProjectEndpointOptions {
-  config: Pick<StartConfig, 'dataDir' | 'route' | 'target' | 'autoFix' | 'allowProductionOrg'>;
+  config: Pick<StartConfig, 'dataDir' | 'route' | 'target' | 'autoFix' | 'allowProductionOrg' | 'tunnel' | 'tunnelHost' | 'tunnelDomains'>;
   /** The proxy's origin: the route is opened through it, so the connect is recorded. */
   proxyUrl: string;
   keys: KeyRotation;
@@ -47,6 +48,8 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
     emit: options.emit,
     logger: options.logger,
     routeUrl: `${config.target}${config.route}`,
+    // The domains the tunnel server may name our tunnels under (what its registration was checked against).
+    tunnelDomains: config.tunnel === 'localtunnel' ? registrationDomains(new URL(config.tunnelHost), config.tunnelDomains) : [],
     signal: options.signal,
     ...(timing.syncTimeoutMs ? { syncTimeoutMs: timing.syncTimeoutMs } : {}),
   });

@@ -79,6 +79,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
   } else {
     provider = createLocaltunnelProvider({
       host: config.tunnelHost,
+      domains: config.tunnelDomains,
       logger,
       ...(tuning.openTimeoutMs ? { openTimeoutMs: tuning.openTimeoutMs } : {}),
       ...(tuning.lostAfterMs ? { lostAfterMs: tuning.lostAfterMs } : {}),

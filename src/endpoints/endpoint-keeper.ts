@@ -7,7 +7,8 @@ import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-re
 import { parseClash } from './clash-message.js';
 import { clashAdvice } from './clash-advice.js';
 import { ourEndpoints, type ProjectMemory } from './classify-endpoints.js';
-import { ownerOf, type EndpointOwner } from './endpoint-owner.js';
+import { foreignOwnerOf, ownerOf, type EndpointOwner } from './endpoint-owner.js';
+import { mayTouchEndpoint } from './endpoint-trust.js';
 import { decideProductionGuard, type ProductionGuardDecision } from './production-guard.js';
 
 /** What opening the route with the Bearer key answered (SPEC §1.2 connect). */
@@ -30,6 +31,8 @@ export interface EndpointKeeperOptions {
   retry?: Partial<RetryPolicy>;
   /** Where the route is, for messages. */
   routeUrl: string;
+  /** The configured tunnel server's domains: endpoints there are dev tunnels, not production. */
+  tunnelDomains?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -44,8 +47,12 @@ export interface EndpointKeeper {
    * throws `endpoint_not_connected` when Median has none at `toolsUrl`.
    */
   sync(toolsUrl: string): Promise<Endpoint | undefined>;
-  /** Whether this project may connect into the key's organisation (production there, no --allow-production-org: no). */
-  productionGuard(): Promise<ProductionGuardDecision>;
+  /**
+   * Whether this project may connect `toolsUrl` into the key's organisation:
+   * not onto a production endpoint's origin, and not into an organisation
+   * holding production without --allow-production-org.
+   */
+  productionGuard(toolsUrl?: string): Promise<ProductionGuardDecision>;
   /** After a key rotation: open the route again so Median binds the new key. */
   reconnect(toolsUrl: string): Promise<Endpoint | undefined>;
 }
@@ -59,6 +66,8 @@ function isRetryableConnect(code: string, status: number): boolean {
 
 export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKeeper {
   const logger = options.logger ?? silentLogger;
+  const tunnelDomains = options.tunnelDomains ?? [];
+  const mayTouch = (endpoint: Endpoint, memory: ProjectMemory): boolean => mayTouchEndpoint(endpoint, memory, tunnelDomains);
   const withRetry = createApiRetry({
     policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     emit: options.emit,
@@ -146,6 +155,10 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     const message = typeof body?.error?.message === 'string' ? body.error.message : `The route answered ${outcome.status} to the connect request.`;
     if (code === 'duplicate_endpoint') {
       const endpoint = await findByUrl(toolsUrl);
+      if (endpoint && !mayTouch(endpoint, await options.readMemory())) {
+        refuseNotOurs(endpoint);
+        return undefined;
+      }
       if (endpoint) {
         emitEndpoint('adopted', endpoint);
         return withRetry('asking for a sync', () => options.api().sync(toolsUrl));
@@ -191,7 +204,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       const memory = await options.readMemory();
       const other = await findByUrl(clash.otherUrl);
       const otherOwner = other === undefined ? undefined : ownerOf(other, ourEndpoints(memory));
-      const isOurs = other !== undefined && other.id !== current.id && otherOwner === 'this-project';
+      const isOurs = other !== undefined && other.id !== current.id && otherOwner === 'this-project' && mayTouch(other, memory);
       if (!other || !isOurs || !options.autoFix || heal >= MAX_HEALS) {
         emitEndpoint('sync-failed', current);
         emitEndpoint('clash', current, {
@@ -212,19 +225,44 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     }
   }
 
+  /** An endpoint at our URL that median-dev may not take over: said with its class, left as it is. */
+  function refuseNotOurs(endpoint: Endpoint): void {
+    const isProduction = foreignOwnerOf(endpoint.url, tunnelDomains) === 'production';
+    if (isProduction) {
+      emitError(
+        'production_org',
+        `Median already has an endpoint at ${endpoint.url} (${endpoint.id}), on a production-looking origin that this project never connected: median-dev did not adopt, change or sync it.`,
+        'Check --public-url and --tunnel-host: this laptop needs a public URL of its own, under the tunnel server’s domain.',
+      );
+      return;
+    }
+    emitError(
+      'endpoint_not_ours',
+      `Median already has an endpoint at ${endpoint.url} (${endpoint.id}) that this project's data dir never connected (likely a teammate's, or this project's from a data dir since deleted): median-dev did not take it over.`,
+      'If it is yours, remove it (`median-dev endpoints prune`, or in Median) and median-dev connects its own; else pick another --subdomain.',
+    );
+  }
+
   async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {
     const memory = await options.readMemory();
     const endpoints = await withRetry('reading the endpoint list', () => options.api().listEndpoints());
     let endpoint = endpoints.find((e) => e.url === toolsUrl);
     if (endpoint) {
-      if (endpoint.id !== memory.endpointId) emitEndpoint('adopted', endpoint);
+      if (endpoint.id !== memory.endpointId) {
+        // Taking over an endpoint median-dev did not connect: only one of this project's history, never production's.
+        if (!mayTouch(endpoint, memory)) {
+          refuseNotOurs(endpoint);
+          return undefined;
+        }
+        emitEndpoint('adopted', endpoint);
+      }
       // Already there (a restart under the same hostname): sync, since the tools may have changed meanwhile.
       if (endpoint.status !== 'pending') endpoint = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
     } else {
       const previous =
         endpoints.find((e) => e.id === memory.endpointId) ??
         (memory.toolsUrl ? endpoints.find((e) => e.url === memory.toolsUrl) : undefined);
-      if (previous && options.autoFix) {
+      if (previous && options.autoFix && mayTouch(previous, memory)) {
         try {
           endpoint = await withRetry('changing the endpoint', () => options.api().changeEndpoint(previous.id, toolsUrl));
           emitEndpoint('changed', endpoint);
@@ -266,12 +304,12 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
    * endpoints and this project's memory), decided by the pure
    * `decideProductionGuard`. The daemon asks before every connect.
    */
-  async function productionGuard(): Promise<ProductionGuardDecision> {
+  async function productionGuard(toolsUrl?: string): Promise<ProductionGuardDecision> {
     const [memory, endpoints] = await Promise.all([
       options.readMemory(),
       withRetry('reading the endpoint list', () => options.api().listEndpoints()),
     ]);
-    return decideProductionGuard(endpoints, memory);
+    return decideProductionGuard(endpoints, memory, { ...(toolsUrl === undefined ? {} : { toolsUrl }), tunnelDomains });
   }
 
   return { ensure, sync, reconnect, productionGuard };

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../median/index.js';
 import { classifyEndpoints, type ClassifiedEndpoint, type ProjectMemory } from './classify-endpoints.js';
+import { productionAtOrigin } from './endpoint-trust.js';
 
 /** The flag that lets median-dev connect into an organisation holding production endpoints. */
 export const ALLOW_PRODUCTION_FLAG = '--allow-production-org';
@@ -20,9 +21,33 @@ export type ProductionGuardDecision =
 export function decideProductionGuard(
   endpoints: readonly Endpoint[],
   memory: ProjectMemory,
-  options: { extraTunnelDomains?: readonly string[] } = {},
+  options: {
+    extraTunnelDomains?: readonly string[];
+    /** The URL about to be connected: an origin where a production endpoint lives is refused, whatever the flag. */
+    toolsUrl?: string;
+    /** The configured tunnel server's domains (dev tunnels), for the URL check. */
+    tunnelDomains?: readonly string[];
+  } = {},
 ): ProductionGuardDecision {
-  const production = classifyEndpoints(endpoints, memory, options).filter((e) => e.owner === 'production');
+  // The URL just written as MEDIAN_TOOLS_URL proves nothing (a tunnel server or --public-url chose it): only the id and the history do.
+  const proof: ProjectMemory = { ...memory, toolsUrl: undefined };
+  const classified = classifyEndpoints(endpoints, proof, { ...(options.extraTunnelDomains ? { extraTunnelDomains: options.extraTunnelDomains } : {}) });
+  const taken = options.toolsUrl === undefined ? [] : productionAtOrigin(endpoints, options.toolsUrl, memory, options.tunnelDomains);
+  if (taken.length > 0) {
+    const ids = new Set(taken.map((e) => e.id));
+    return {
+      kind: 'stop',
+      production: classified.filter((e) => ids.has(e.id)),
+      code: 'production_org',
+      message:
+        `The public URL median-dev was about to connect, ${options.toolsUrl}, is on the origin of this organisation's production (or preview) endpoint ${taken.map((e) => e.url).join(', ')}. ` +
+        'median-dev did not connect, adopt or change anything: that would move the live agent’s tools to this laptop.',
+      hint:
+        'Check --public-url, or --tunnel-host (a tunnel server must name tunnels under its own domain): this laptop needs a public URL of its own. ' +
+        `${ALLOW_PRODUCTION_FLAG} does not change this.`,
+    };
+  }
+  const production = classified.filter((e) => e.owner === 'production');
   if (production.length === 0 || memory.allowProductionOrg === true) return { kind: 'proceed', production };
   const urls = production.map((e) => e.url).join(', ');
   const it = production.length === 1 ? 'production (or a preview) endpoint' : `${production.length} production (or preview) endpoints`;

@@ -145,6 +145,7 @@ const OWN_CODES = [
   // endpoints and the Median API client
   'endpoint_missing',
   'endpoint_not_connected',
+  'endpoint_not_ours',
   'connect_answer_unexpected',
   'production_org',
   'median_bad_answer',

@@ -20,5 +20,6 @@ export {
 export { createPublicFetch, findPublicRoute, type PublicFetch, type PublicFetchInit, type PublicReachOptions, type PublicRoute } from './public-url-fetch.js';
 export { probeOnce } from './probe-once.js';
 export { deriveSubdomain } from './derive-subdomain.js';
+export { registrationDomains, registrationUrlProblem, isSubdomainOf } from './registration-domains.js';
 export { createTunnelBackoff, type TunnelBackoff, reconnectDelayMs, reopenDelayMs, DEFAULT_BACKOFF, DEFAULT_QUICK_REOPEN_MS, type BackoffOptions, type ReopenScheduleOptions } from './reconnect-delay.js';
 export { TUNNEL_ERROR_CODES, isFinalTunnelError, type TunnelErrorCode } from './tunnel-errors.js';

@@ -40,7 +40,7 @@ export function createLocaltunnelProvider(options: LocaltunnelProviderOptions): 
           else deadline.signal.addEventListener('abort', fail, { once: true });
         });
         aborted.catch(() => undefined); // raced below; a late rejection is expected
-        const registration = await Promise.race([requestRegistration(host, request.subdomain, deadline.signal), aborted]);
+        const registration = await Promise.race([requestRegistration(host, request.subdomain, deadline.signal, options.domains), aborted]);
         logger.debug('tunnel registered', { id: registration.id, port: registration.port, sockets: registration.maxConnCount });
         cluster = startSocketCluster({
           remoteHost: registration.remoteHost,

@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { UserError } from '../shared/errors.js';
+import { registrationDomains, registrationUrlProblem } from './registration-domains.js';
 import { TUNNEL_ERROR_CODES } from './tunnel-errors.js';
 
 /** What a localtunnel server answers to `GET <host>/<subdomain>` or `GET <host>/?new` (SPEC §1.4). */
@@ -44,7 +45,12 @@ function invalidHost(host: string, cause?: unknown): UserError {
  * answer, an answer that is not a registration, or a network error; `signal`
  * aborts it (the caller maps the abort reason).
  */
-export function requestRegistration(host: URL, subdomain: string | undefined, signal: AbortSignal): Promise<LocaltunnelRegistration> {
+export function requestRegistration(
+  host: URL,
+  subdomain: string | undefined,
+  signal: AbortSignal,
+  domains: readonly string[] = [],
+): Promise<LocaltunnelRegistration> {
   const base = host.href.endsWith('/') ? host.href : `${host.href}/`;
   const target = new URL(subdomain === undefined ? '?new' : encodeURIComponent(subdomain), base);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -53,7 +59,7 @@ export function requestRegistration(host: URL, subdomain: string | undefined, si
       readLimited(res).then(
         (text) => {
           try {
-            resolve(parseAnswer(res.statusCode ?? 0, text, host));
+            resolve(parseAnswer(res.statusCode ?? 0, text, host, domains));
           } catch (error) {
             reject(error);
           }
@@ -83,7 +89,7 @@ function readLimited(res: IncomingMessage): Promise<string> {
   });
 }
 
-function parseAnswer(status: number, text: string, host: URL): LocaltunnelRegistration {
+function parseAnswer(status: number, text: string, host: URL, configured: readonly string[]): LocaltunnelRegistration {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -112,6 +118,7 @@ function parseAnswer(status: number, text: string, host: URL): LocaltunnelRegist
       details: { status, answer: text.slice(0, 200) },
     });
   }
+  throwIfForeignUrl(registration, host, configured);
   return registration;
 }
 
@@ -158,6 +165,30 @@ function throwIfUnusableUrl(body: Record<string, unknown>, host: URL): void {
     {
       hint: `Pass --tunnel-host https://<its domain> (the domain its tunnels live under, e.g. --tunnel-host https://tunnels.example.com) instead of ${host.origin}. median-dev does not retry: the server would answer the same.`,
       details: { url, reachedAs, isFinal: true },
+    },
+  );
+}
+
+/**
+ * A tunnel server names the tunnel; a server that names a URL outside its own
+ * domain (self-hosted and compromised, or a typo in --tunnel-host) could make
+ * median-dev take any origin — the organisation's production one — as its
+ * own, write it into the env file and state.json, and repoint endpoints
+ * there. Such an answer is refused whole, before anything is written, and
+ * final: the same server answers the same.
+ */
+function throwIfForeignUrl(registration: LocaltunnelRegistration, host: URL, configured: readonly string[]): void {
+  const problem = registrationUrlProblem(new URL(registration.url), host, configured);
+  if (problem === undefined) return;
+  const domains = registrationDomains(host, configured);
+  throw new UserError(
+    TUNNEL_ERROR_CODES.badRegistration,
+    `The tunnel server ${host.origin} named the tunnel ${registration.url}, and ${problem}: median-dev did not use it as its public URL, and wrote it nowhere.`,
+    {
+      hint:
+        `A tunnel server names its tunnels https://<id>.<its domain>${domains.length > 0 ? ` (here: under ${domains.join(' or ')})` : ''}. ` +
+        'Check --tunnel-host for a typo, and that the server there is one you trust; reach a self-hosted server by the domain its tunnels live under (e.g. --tunnel-host https://tunnels.example.com), or name that domain with --tunnel-domain <domain>. median-dev does not retry: the server would answer the same.',
+      details: { url: registration.url, domains, isFinal: true },
     },
   );
 }

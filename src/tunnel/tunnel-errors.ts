@@ -21,6 +21,8 @@ export type TunnelErrorCode = (typeof TUNNEL_ERROR_CODES)[keyof typeof TUNNEL_ER
 const FINAL_CODES: ReadonlySet<string> = new Set([TUNNEL_ERROR_CODES.unusableUrl, TUNNEL_ERROR_CODES.invalidTunnelHost]);
 
 /** Whether retrying an open that failed with `error` would get the same answer (a wrong --tunnel-host). */
+
+/** Whether retrying an open that failed with `error` would get the same answer (a wrong --tunnel-host). */
 export function isFinalTunnelError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null | undefined)?.code;
   return typeof code === 'string' && FINAL_CODES.has(code);

@@ -47,6 +47,8 @@ export interface TunnelProvider {
 export interface LocaltunnelProviderOptions {
   /** The localtunnel server, e.g. https://localtunnel.me (`--tunnel-host`). */
   host: string;
+  /** Domains the server was configured to name tunnels under (`--tunnel-domain`), besides its own. */
+  domains?: readonly string[];
   logger?: Logger;
   /** Registration plus the first socket must finish in this time. Default 15000 ms. */
   openTimeoutMs?: number;

@@ -21,6 +21,7 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
   const envFile = envFileFlag(options);
   if (envFile !== undefined) flags.envFile = envFile;
   if (Array.isArray(options.watch)) flags.watch = options.watch as string[];
+  if (Array.isArray(options.tunnelDomain)) flags.tunnelDomain = options.tunnelDomain as string[];
   flags.autoFix = options.autoFix !== false;
   if (typeof options.allowProductionOrg === 'boolean') flags.allowProductionOrg = options.allowProductionOrg;
   flags.tui = options.tui !== false;

@@ -137,15 +137,28 @@ describe('the endpoint keeper (a new tunnel URL for a project that has an endpoi
     expect((await world.median.client.listEndpoints()).map((e) => e.url)).toEqual([world.url('/b/median')]);
   });
 
-  it('adopts an endpoint already at the URL that the data dir did not know, and syncs it', async () => {
-    const world = await useKeeper();
+  it('adopts an endpoint at a URL of its history whose id it had lost, and syncs it', async () => {
+    const world = await useKeeper({ memory: { tunnelUrls: [] } });
     const existing = await world.median.client.waitForSync((await world.median.client.connect(world.url('/a/median'))).id, { timeoutMs: 2_000 });
+    world.memory.tunnelUrls = [world.url('/a/median')];
 
     const endpoint = await world.ensure(world.url('/a/median'));
 
     expect(endpoint).toMatchObject({ id: existing.id, status: 'synced' });
     expect(world.endpointActions()).toEqual(['adopted', 'synced']);
     expect(world.memory.endpointId).toBe(existing.id);
+  });
+
+  it('does not take over an endpoint at its URL that the data dir never connected: endpoint_not_ours', async () => {
+    const world = await useKeeper();
+    const existing = await world.median.client.waitForSync((await world.median.client.connect(world.url('/a/median'))).id, { timeoutMs: 2_000 });
+
+    expect(await world.ensure(world.url('/a/median'))).toBeUndefined();
+
+    expect(world.errorCodes()).toEqual(['endpoint_not_ours']);
+    expect(world.endpointActions()).toEqual([]);
+    expect(world.memory.endpointId).toBeUndefined();
+    expect((await world.median.client.listEndpoints()).map((e) => e.id)).toEqual([existing.id]);
   });
 
   it('removes this project\'s own old endpoint whose tools clash, then syncs', async () => {
