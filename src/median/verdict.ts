@@ -124,6 +124,9 @@ function judgeBody(json: unknown, limits: VerdictLimits, warnings: VerdictWarnin
   if (isObject(result)) {
     const { medianNavigateTo: _n, medianHighlight: _h, ...rest } = result;
     text = JSON.stringify(rest);
+  } else if (typeof result === 'string') {
+    // A string is read as the text it is, not as JSON with its two quotes.
+    text = result;
   } else {
     // Stryker disable next-line StringLiteral: a parsed JSON value is never undefined; the fallback only satisfies the types.
     text = JSON.stringify(result) ?? 'null';

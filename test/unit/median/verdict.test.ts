@@ -24,13 +24,13 @@ function resultBodyOfBytes(bytes: number): string {
   return `{"result":"${'x'.repeat(bytes - '{"result":""}'.length)}"}`;
 }
 
-/** A string result whose JSON text (with quotes) is exactly `chars` long. */
-const stringResultOfChars = (chars: number): string => 'x'.repeat(chars - 2);
+/** A string result of exactly `chars` characters (the agent reads the string, not its JSON quotes). */
+const stringResultOfChars = (chars: number): string => 'x'.repeat(chars);
 
 describe('judgeAnswer: kinds', () => {
   it.each<[string, AnswerFacts, VerdictKind, string, string | undefined]>([
     ['a result', facts(200, { result: { status: 'shipped' } }), 'answered', '{"status":"shipped"}', undefined],
-    ['a string result', facts(200, { result: 'done' }), 'answered', '"done"', undefined],
+    ['a string result', facts(200, { result: 'done' }), 'answered', 'done', undefined],
     ['a null result', facts(200, { result: null }), 'answered', 'null', undefined],
     ['a 201 result counts as 2xx', facts(201, { result: 1 }), 'answered', '1', undefined],
     [
@@ -132,6 +132,7 @@ describe('judgeAnswer: warnings and edges', () => {
   it.each<[string, AnswerFacts, string[]]>([
     ['a 4,000-character result', facts(200, { result: stringResultOfChars(4_000) }), []],
     ['a 4,001-character result', facts(200, { result: stringResultOfChars(4_001) }), ['result_truncated']],
+    ['a 3,999-character string, measured without its JSON quotes', facts(200, { result: stringResultOfChars(3_999) }), []],
     ['medianNavigateTo of 2,048', facts(200, { result: { medianNavigateTo: '/'.repeat(2_048) } }), []],
     ['medianNavigateTo of 2,049', facts(200, { result: { medianNavigateTo: '/'.repeat(2_049) } }), ['navigate_to_too_long']],
     ['medianHighlight of 256', facts(200, { result: { medianHighlight: '#'.repeat(256) } }), []],
@@ -384,7 +385,7 @@ describe('judgeAnswer: results, refusals and error envelopes on a 2xx', () => {
   it('does not warn about a result of exactly the limit, and cuts only past it', () => {
     const exact = judgeAnswer(facts(200, { result: stringResultOfChars(2_000) }), MEDIAN_DIAGNOSTICS_LIMITS);
     expect(exact.warnings).toEqual([]);
-    expect(exact.agentSees).toBe(JSON.stringify(stringResultOfChars(2_000)));
+    expect(exact.agentSees).toBe(stringResultOfChars(2_000));
   });
 
   it('holds Median’s diagnostics limits', () => {
