@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { configKeySource, keySourceLabel } from './key-source.js';
 import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
-import { keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
+import { describeDiagnosticsAnswer, keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import { silentLogger } from '../shared/logger.js';
 import { errorEvent, type ControlCommand, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
@@ -195,7 +195,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         const secret = secretFor(keys.key());
         if (!secret) throw new MedianDevError('missing_key', 'A diagnostics request has to be signed, and no MEDIAN_KEY is set.');
         const answer = await sendSignedCall({ url: routeThroughProxy, body: '{"op":"diagnostics"}', secret });
-        return { status: answer.status, durationMs: answer.durationMs };
+        return { status: answer.status, durationMs: answer.durationMs, summary: describeDiagnosticsAnswer(answer) };
       },
       async simulateHostnameChange() {
         if (!tunnel) throw new MedianDevError('tunnel_not_started', 'The tunnel has not started yet; try again in a moment.');

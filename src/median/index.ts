@@ -11,6 +11,7 @@ export * from './messages.js';
 export * from './manifest-rules.js';
 export * from './sync-rules.js';
 export * from './verdict.js';
+export { describeDiagnosticsAnswer } from './diagnostics-summary.js';
 export * from './route-parser.js';
 export * from './tool-definition-rules.js';
 export * from './connect-fixes.js';

@@ -251,7 +251,7 @@ function describeResult(command: ControlCommand, result: unknown): string {
     case 'sync':
       return 'Median synced the endpoint.';
     case 'diagnostics':
-      return `Diagnostics: ${JSON.stringify(result ?? null).slice(0, 300)}`;
+      return `Diagnostics: ${typeof facts.summary === 'string' ? facts.summary : `HTTP ${String(facts.status ?? '?')}.`}`;
     case 'simulate-hostname-change':
       return 'Hostname change requested: watch the tunnel in the header.';
     case 'restart-child':

@@ -192,6 +192,7 @@ describe('command results and edited input', () => {
   it.each<[string, TuiAction, 'info' | 'error', string]>([
     ['a replay result', { type: 'command-result', command: { command: 'replay', toolCallId: 'call_x' }, ok: true, result: { toolCallId: 'call_x', status: 200, verdict: 'answered', durationMs: 7 } }, 'info', 'HTTP 200 answered in 7 ms'],
     ['a sync result', { type: 'command-result', command: { command: 'sync' }, ok: true, result: { synced: true } }, 'info', 'synced'],
+    ['a diagnostics result, as the daemon words it', { type: 'command-result', command: { command: 'diagnostics' }, ok: true, result: { status: 200, durationMs: 13.578524999989895, summary: 'the route answered in 14 ms; Median keeps all 13 characters of it.' } }, 'info', 'Diagnostics: the route answered in 14 ms'],
     ['a failure', { type: 'command-result', command: { command: 'sync' }, ok: false, error: { code: 'no_endpoint', message: 'No endpoint yet.', hint: 'Wait for the tunnel.' } }, 'error', 'No endpoint yet. Wait for the tunnel.'],
   ])('flashes %s', (_name, action, level, text) => {
     const state = run(started(), action);
