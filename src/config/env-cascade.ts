@@ -29,12 +29,13 @@ export function envCascadeFiles(envFile: string): string[] {
   return (ENV_CASCADE as readonly string[]).includes(basename(envFile)) ? cascade : [envFile, ...cascade];
 }
 
-export async function readEnvCascade(envFile: string): Promise<EnvCascade> {
+/** `known`: files already read (the env file as read once its write settled), used instead of reading them again. */
+export async function readEnvCascade(envFile: string, known: ReadonlyMap<string, Record<string, string>> = new Map()): Promise<EnvCascade> {
   const files = envCascadeFiles(envFile);
   const vars: Record<string, string> = {};
   const sources: Record<string, string> = {};
   for (const file of files) {
-    for (const [name, value] of Object.entries(await readEnvFile(file))) {
+    for (const [name, value] of Object.entries(known.get(file) ?? (await readEnvFile(file)))) {
       if (value === '' || name in vars) continue;
       vars[name] = value;
       sources[name] = file;

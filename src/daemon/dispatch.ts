@@ -21,7 +21,8 @@ export interface DispatchParts {
   endpoint: Pick<EndpointKeeper, 'ensure' | 'sync' | 'reconnect' | 'productionGuard'>;
   routeRetry: RouteRetry;
   /** A new key: the proxy (signature checks), the recorder and the masker (masking), the snapshot follow it. */
-  followKey(key: string | undefined): void;
+  /** `source`: the env file the key came from. */
+  followKey(key: string | undefined, source: string | undefined): void;
   replay(command: Extract<ControlCommand, { command: 'replay' }>): Promise<unknown>;
   sendDiagnostics(): Promise<unknown>;
   simulateHostnameChange(): Promise<void>;
@@ -124,11 +125,11 @@ export function createDispatch(parts: DispatchParts): Dispatch {
   }
 
   /** A new MEDIAN_KEY: whoever signs or masks follows it, then the dev server restarts, then Median binds it. */
-  async function rotateKey(key: string | undefined): Promise<void> {
+  async function rotateKey(key: string | undefined, source: string | undefined): Promise<void> {
     keys.use(key);
-    parts.followKey(key);
-    const now = key ? keyFingerprint(key) : 'unset';
-    emit({ event: 'log', level: 'info', message: `MEDIAN_KEY changed in ${parts.envFile} (now ${now}): reconnecting the endpoint with the new key.` });
+    parts.followKey(key, source);
+    const now = key ? `${keyFingerprint(key)} from ${source ?? parts.envFile}` : 'unset';
+    emit({ event: 'log', level: 'info', message: `MEDIAN_KEY changed in the env files (now ${now}): reconnecting the endpoint with the new key.` });
     if (child.isStarted) {
       await child.restart();
       await child.waitUntilAnswering();
@@ -195,7 +196,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       case 'envFile.changed':
         return queue.push(() => keys.reread());
       case 'envFile.keyChanged':
-        return queue.push(() => rotateKey(fact.key));
+        return queue.push(() => rotateKey(fact.key, fact.source));
       case 'files.changed':
         return queue.push(async () => {
           const url = parts.toolsUrl.current();

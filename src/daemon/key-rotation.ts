@@ -1,4 +1,4 @@
-import { missingKeyHint, readSettledEnvFile, type StartConfig } from '../config/index.js';
+import { missingKeyHint, readEnvCascade, readSettledEnvFile, type StartConfig } from '../config/index.js';
 import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
 import { createMedianApiClient, type MedianApiClient } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
@@ -54,9 +54,10 @@ export function createKeyRotation(options: KeyRotationOptions): KeyRotation {
       if (!config.envFile) return;
       const vars = await readSettledEnvFile(config.envFile);
       options.vars.set(vars);
-      // A key read from a later file of the env cascade (`.env`) stays in effect while the env file sets none.
-      const cascadeKey = config.keyFile !== undefined && config.keyFile !== config.envFile ? config.medianKey : undefined;
-      const nextKey = vars.MEDIAN_KEY || cascadeKey;
+      // The key as start read it: the env cascade in Next.js's order, every file of it watched.
+      const cascade = await readEnvCascade(config.envFile, new Map([[config.envFile, vars]]));
+      const nextKey = cascade.vars.MEDIAN_KEY || undefined;
+      const source = nextKey ? cascade.sources.MEDIAN_KEY : undefined;
       const isFileKeyChange = nextKey !== fileKey;
       fileKey = nextKey;
       if (config.keySource === 'env') {
@@ -65,12 +66,12 @@ export function createKeyRotation(options: KeyRotationOptions): KeyRotation {
           emit({
             event: 'log',
             level: 'warn',
-            message: `MEDIAN_KEY changed in ${config.envFile}, but median-dev uses the MEDIAN_KEY of its environment, which wins over the file's. Restart median-dev without MEDIAN_KEY in the environment to use the new key.`,
+            message: `MEDIAN_KEY changed in ${source ?? config.envFile}, but median-dev uses the MEDIAN_KEY of its environment, which wins over the file's. Restart median-dev without MEDIAN_KEY in the environment to use the new key.`,
           });
         }
         return;
       }
-      if (nextKey !== key) options.report({ type: 'envFile.keyChanged', key: nextKey });
+      if (nextKey !== key) options.report({ type: 'envFile.keyChanged', key: nextKey, source });
     },
     use(next) {
       key = next;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { configKeySource, keySourceLabel } from './key-source.js';
-import { dataDirError, dataDirModeNote, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
+import { dataDirError, dataDirModeNote, envCascadeFiles, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
 import { ensurePrivateDir } from '../shared/private-files.js';
 import { describeDiagnosticsAnswer, keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
@@ -181,9 +181,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       keys,
       endpoint,
       routeRetry,
-      followKey(key) {
-        // A new key comes from the env file median-dev watches.
-        hub.emit({ event: 'key', fingerprint: key ? keyFingerprint(key) : null, source: key ? keySourceLabel(config.envFile ?? undefined, config.cwd) : null });
+      followKey(key, source) {
+        // A new key comes from a file of the env cascade median-dev watches.
+        hub.emit({ event: 'key', fingerprint: key ? keyFingerprint(key) : null, source: key ? keySourceLabel(source ?? config.envFile ?? undefined, config.cwd) : null });
         proxy.setSecret(secretFor(key));
         for (const secret of secretsToMask({ medianKey: key })) {
           recorder.addSecret(secret);
@@ -208,15 +208,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
     const handleCommand = (command: ControlCommand) => dispatch({ type: 'command.received', command });
 
+    const envFiles = config.envFile ? envCascadeFiles(config.envFile) : [];
     const fileWatcher = startFileWatcher({
       cwd: config.cwd,
-      files: config.envFile ? [config.envFile] : [],
+      // Every file of the env cascade: a key edited in `.env` counts as much as one in `.env.local`.
+      files: envFiles,
       globs: config.watch,
       debounceMs: timing.watchDebounceMs ?? 300,
       logger,
       onChange: (paths) => {
-        if (config.envFile !== null && paths.includes(config.envFile)) report({ type: 'envFile.changed' });
-        const watched = paths.filter((p) => p !== config.envFile);
+        if (paths.some((p) => envFiles.includes(p))) report({ type: 'envFile.changed' });
+        const watched = paths.filter((p) => !envFiles.includes(p));
         if (watched.length > 0) report({ type: 'files.changed', count: watched.length });
       },
     });

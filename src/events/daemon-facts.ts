@@ -19,7 +19,8 @@ export type DaemonFact =
   /** The env file was edited (it may hold a new MEDIAN_KEY). */
   | { type: 'envFile.changed' }
   /** MEDIAN_KEY in the env file is another one now (undefined: removed). */
-  | { type: 'envFile.keyChanged'; key: string | undefined }
+  /** `source`: the file of the env cascade the key now comes from (undefined: none sets it). */
+  | { type: 'envFile.keyChanged'; key: string | undefined; source?: string | undefined }
   /** Files matched by --watch changed. */
   | { type: 'files.changed'; count: number }
   /** The dev server exited by itself (not stopped by us). */

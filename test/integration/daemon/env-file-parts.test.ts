@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readProjectState } from '../../../src/config/index.js';
 import { createEnvVars } from '../../../src/daemon/env-vars.js';
@@ -69,7 +69,7 @@ describe('the key rotation', () => {
 
     await writeFile(envFile, `MEDIAN_KEY=${OTHER_KEY}\n`);
     await keys.reread();
-    expect(facts).toEqual([{ type: 'envFile.keyChanged', key: OTHER_KEY }]);
+    expect(facts).toEqual([{ type: 'envFile.keyChanged', key: OTHER_KEY, source: envFile }]);
     // Reported, not yet used: the dispatch decides when the key switches.
     expect(keys.key()).toBe(KEY);
     keys.use(OTHER_KEY);
@@ -81,10 +81,21 @@ describe('the key rotation', () => {
     const { envFile, keys, facts } = await useRotation();
     await writeFile(envFile, 'OTHER=1\n');
     await keys.reread();
-    expect(facts).toEqual([{ type: 'envFile.keyChanged', key: undefined }]);
+    expect(facts).toEqual([{ type: 'envFile.keyChanged', key: undefined, source: undefined }]);
     keys.use(undefined);
     expect(keys.api()).toBeUndefined();
     expect(() => keys.requireApi()).toThrow(expect.objectContaining({ code: 'missing_key', hint: keys.keyHint }));
+  });
+
+  it('reads the key through the whole cascade in its order: .env counts once .env.local sets none', async () => {
+    const { envFile, keys, facts } = await useRotation();
+    const dotEnv = join(dirname(envFile), '.env');
+    await writeFile(dotEnv, `MEDIAN_KEY=${OTHER_KEY}\n`);
+    await keys.reread();
+    expect(facts).toEqual([]); // .env.local comes first and still sets KEY
+    await writeFile(envFile, 'OTHER=1\n');
+    await keys.reread();
+    expect(facts).toEqual([{ type: 'envFile.keyChanged', key: OTHER_KEY, source: dotEnv }]);
   });
 
   it("when the environment's key wins, says so once per edit and reports nothing", async () => {
