@@ -1,6 +1,6 @@
 import { KEY_MAP, bindingOf, isDevServerLocalOnly, keyHelpRows, keyLabel } from '../events/index.js';
-import { plainText, seg, type Color, type StyledLine } from './styled-text.js';
-import { rowCount, type TuiState } from './tui-state.js';
+import { plainText, seg, wrapText, wrapWords, type Color, type StyledLine } from './styled-text.js';
+import { flashLines, rowCount, type TuiState } from './tui-state.js';
 
 const TUNNEL_COLORS: Record<TuiState['daemon']['tunnel']['state'], Color> = {
   open: 'green',
@@ -73,7 +73,16 @@ function keyHints(hints: [string, string][]): StyledLine {
   return line;
 }
 
-/** The footer: a flash message, the filter being typed, or the keys that work now. */
+/** The footer's lines: a flash message (wrapped), the filter being typed, or the keys that work now. */
+export function footerLines(state: TuiState): StyledLine[] {
+  const flash = state.flash;
+  const lines = flashLines(state);
+  if (!flash || lines.length === 0) return [footerLine(state)];
+  const color: Color | undefined = flash.level === 'error' ? 'red' : flash.level === 'warn' ? 'yellow' : 'green';
+  return lines.map((line) => [seg(line, color, { bold: flash.level !== 'info' })]);
+}
+
+/** The footer's first line: a flash message, the filter being typed, or the keys that work now. */
 export function footerLine(state: TuiState): StyledLine {
   if (state.overlay?.kind === 'filter-input') {
     return [seg('/', 'cyan', { bold: true }), seg(state.filter.draft), seg('█', 'gray'), seg('   enter apply · esc clear · tool: verdict: status: sig: is:', 'gray')];
@@ -107,8 +116,16 @@ export const HELP_LINES: readonly string[] = keyHelpRows().flatMap((row) => {
   return [first, ...row.more.map((line) => `${' '.repeat(KEY_COLUMN)}${line}`)];
 });
 
-/** The box drawn over the screen, if any: its title and lines. */
-export function overlayContent(state: TuiState): { title: string; lines: StyledLine[] } | null {
+/** What a box drawn over the screen holds: its title, its lines wrapped to the box, and whether a key closes it. */
+export interface OverlayContent {
+  title: string;
+  lines: StyledLine[];
+  /** Any key closes it (help, text): the box ends with a line saying so, kept in view while the rest scrolls. */
+  hasCloseHint: boolean;
+}
+
+/** The box drawn over the screen, if any, its lines wrapped to `width` columns. */
+export function overlayContent(state: TuiState, width: number): OverlayContent | null {
   const overlay = state.overlay;
   if (!overlay || overlay.kind === 'filter-input') return null;
   switch (overlay.kind) {
@@ -116,11 +133,11 @@ export function overlayContent(state: TuiState): { title: string; lines: StyledL
       return {
         title: 'Keys',
         lines: [
-          ...HELP_LINES.map((line) => [seg(line)]),
-          ...(state.helpNote ? [[], [seg(state.helpNote, 'cyan')]] : []),
-          [],
-          [seg('any key closes this', 'gray')],
+          ...HELP_LINES.flatMap((line) => wrapWords(line, width, { indent: KEY_COLUMN }).map((part) => [seg(part)])),
+          // The demo's command for a second terminal: wrapped as a command, so it pastes whole.
+          ...(state.helpNote ? [[], ...wrapWords(state.helpNote, width, { continuation: ' \\' }).map((part) => [seg(part, 'cyan')])] : []),
         ],
+        hasCloseHint: true,
       };
     case 'confirm-replay': {
       const { record, command } = overlay;
@@ -133,13 +150,21 @@ export function overlayContent(state: TuiState): { title: string; lines: StyledL
           [],
           [seg('y', 'cyan', { bold: true }), seg(' replay   '), seg('n', 'cyan', { bold: true }), seg('/'), seg('esc', 'cyan', { bold: true }), seg(' cancel')],
         ],
+        hasCloseHint: false,
       };
     }
     case 'text':
-      return { title: overlay.title, lines: [...overlay.lines.map((line) => [seg(line)]), [], [seg('any key closes this', 'gray')]] };
+      // Cut hard, not at spaces: a line of a curl command is shell text whose quotes a continuation would break.
+      return { title: overlay.title, lines: overlay.lines.flatMap((line) => wrapText(line, width)).map((line) => [seg(line)]), hasCloseHint: true };
     default: {
       const never: never = overlay;
       return never;
     }
   }
+}
+
+/** The last line of a help or text box: how to close it, and how to scroll it when it is taller than the screen. */
+export function closeHint(isScrollable: boolean): StyledLine {
+  if (!isScrollable) return [seg('any key closes this', 'gray')];
+  return [seg(`${navKeys()} ${keyLabel('page-newer')} ${keyLabel('page-older')} scroll · any other key closes this`, 'gray')];
 }

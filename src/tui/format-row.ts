@@ -7,10 +7,15 @@ const STATUS_WIDTH = 4;
 const VERDICT_WIDTH = 15;
 const MS_WIDTH = 7;
 
-/** How wide the tool column (and, on wide screens, the call id column) is. */
+/** How wide the tool column and the call id column are (no id column on a very narrow screen). */
 export function rowColumns(width: number): { tool: number; callId: number } {
   const rest = Math.max(1, width - FIXED_WIDTH);
-  if (rest < 44) return { tool: rest, callId: 0 };
+  if (rest < 31) return { tool: rest, callId: 0 };
+  // 80 columns: a 16-column id (`call_6b1b…`, a prefix `show` and `replay` take), the tool 20.
+  if (rest < 44) {
+    const callId = Math.min(16, rest - 21);
+    return { tool: rest - callId - 1, callId };
+  }
   // A call id is `call_` + 32 hex: 37 columns show it whole; the tool gets the rest (up to 48).
   const callId = Math.min(37, rest - 13);
   return { tool: Math.min(48, rest - callId - 1), callId };

@@ -1,11 +1,12 @@
 import type { CallRecord } from '../median/index.js';
 import { actionOfKey, keyLabel } from '../events/index.js';
 import { formatCurl } from './curl-command.js';
+import { overlayView } from './overlay-view.js';
 import { editableInputOf } from './format-detail.js';
 import { buildFilteredView, parseFilter } from './record-filter.js';
 import { keepSelectionIfShown, relayout, scrollDetail, selectRow, withFlash } from './selection.js';
 import type { TuiEffect, TuiKey, TuiResult } from './tui-actions.js';
-import { layoutOf, recordIndexAtRow, rowCount, selectedRecord, selectedRow, type ReplayCommand, type TuiState } from './tui-state.js';
+import { layoutOfState, recordIndexAtRow, rowCount, selectedRecord, selectedRow, type ReplayCommand, type TuiState } from './tui-state.js';
 
 const none = (state: TuiState): TuiResult => ({ state, effects: [] });
 const withEffect = (state: TuiState, effect: TuiEffect): TuiResult => ({ state, effects: [effect] });
@@ -130,7 +131,7 @@ function listMove(state: TuiState, key: TuiKey): TuiState | undefined {
 
 /** Scrolling in the detail pane. */
 function detailMove(state: TuiState, key: TuiKey): TuiState | undefined {
-  const page = Math.max(1, layoutOf(state.width, state.height, state.focus).detailRows - 1);
+  const page = Math.max(1, layoutOfState(state).detailRows - 1);
   switch (actionOfKey(key)) {
     case 'select-newer':
       return scrollDetail(state, state.detailScroll - 1);
@@ -147,6 +148,25 @@ function detailMove(state: TuiState, key: TuiKey): TuiState | undefined {
     default:
       return undefined;
   }
+}
+
+/** The movement keys scroll a help or text box taller than the screen; undefined for any other key (it closes the box). */
+function scrollOverlay(state: TuiState, key: TuiKey): TuiState | undefined {
+  const overlay = state.overlay;
+  const view = overlayView(state);
+  if ((overlay?.kind !== 'help' && overlay?.kind !== 'text') || !view || view.maxScroll === 0) return undefined;
+  const page = Math.max(1, view.rows - 1);
+  const targets: Partial<Record<string, number>> = {
+    'select-newer': overlay.scroll - 1,
+    'select-older': overlay.scroll + 1,
+    'page-newer': overlay.scroll - page,
+    'page-older': overlay.scroll + page,
+    'select-newest': 0,
+    'select-oldest': view.maxScroll,
+  };
+  const target = targets[actionOfKey(key) ?? ''];
+  if (target === undefined) return undefined;
+  return { ...state, overlay: { ...overlay, scroll: Math.max(0, Math.min(view.maxScroll, target)) } };
 }
 
 /** Keys that act the same in the list and the detail pane (KEY_MAP says which key is which). */
@@ -186,7 +206,7 @@ function commandKey(state: TuiState, key: TuiKey): TuiResult {
         command: { command: 'simulate-hostname-change' },
       });
     case 'help':
-      return none({ ...state, overlay: { kind: 'help' } });
+      return none({ ...state, overlay: { kind: 'help', scroll: 0 } });
     case 'quit':
       return withEffect(withFlash(state, 'Quitting…'), { type: 'quit' });
     case 'select-newer':
@@ -211,7 +231,7 @@ export function reduceKey(previous: TuiState, key: TuiKey): TuiResult {
   switch (state.overlay?.kind) {
     case 'help':
     case 'text':
-      return none({ ...state, overlay: null });
+      return none(scrollOverlay(state, key) ?? { ...state, overlay: null });
     case 'confirm-replay':
       return confirmKey(state, key);
     case 'filter-input':

@@ -1,9 +1,10 @@
 import { keyLabel } from '../events/index.js';
-import { footerLine, headerLines, overlayContent } from './format-chrome.js';
+import { footerLines, headerLines } from './format-chrome.js';
+import { overlayView } from './overlay-view.js';
 import { detailLinesOf } from './format-detail.js';
 import { columnTitles, formatRowSegments } from './format-row.js';
-import { fitLine, invert, lineWidth, seg, type StyledLine } from './styled-text.js';
-import { layoutOf, rowCount, selectedRecord, visibleRows, type TuiState } from './tui-state.js';
+import { fitLine, invert, seg, type StyledLine } from './styled-text.js';
+import { layoutOfState, rowCount, selectedRecord, visibleRows, type TuiState } from './tui-state.js';
 
 export type PanelName = 'header' | 'list' | 'detail' | 'footer';
 
@@ -72,24 +73,19 @@ function detailPanel(state: TuiState, top: number, height: number, width: number
 }
 
 function overlayPanel(state: TuiState): OverlayPanel | null {
-  const content = overlayContent(state);
-  if (!content) return null;
-  const maxWidth = Math.max(10, state.width - 4);
-  const inner = Math.min(maxWidth - 4, Math.max(content.title.length + 4, ...content.lines.map(lineWidth)));
-  const height = Math.min(Math.max(3, state.height - 2), content.lines.length + 2);
-  const lines = content.lines.slice(0, Math.max(0, height - 2)).map((line) => fitLine(line, inner));
-  return { title: ` ${content.title} `, width: inner + 4, height, lines };
+  const view = overlayView(state);
+  return view ? { title: view.title, width: view.width, height: view.height, lines: view.lines } : null;
 }
 
 /** The frame for a state: only the rows in the viewport and the detail lines in view. */
 export function renderFrame(state: TuiState): Frame {
-  const layout = layoutOf(state.width, state.height, state.focus);
+  const layout = layoutOfState(state);
   const inner = layout.innerWidth;
   const panels: Panel[] = [
     { name: 'header', top: layout.header.top, height: layout.header.height, hasBorder: false, isFocused: false, lines: headerLines(state).map((line) => fitLine(line, state.width)) },
   ];
   if (layout.list.height > 0) panels.push(listPanel(state, layout.list.top, layout.list.height, inner));
   if (layout.detail.height > 0) panels.push(detailPanel(state, layout.detail.top, layout.detail.height, inner, layout.detailRows));
-  panels.push({ name: 'footer', top: layout.footer.top, height: layout.footer.height, hasBorder: false, isFocused: false, lines: [fitLine(footerLine(state), state.width)] });
+  panels.push({ name: 'footer', top: layout.footer.top, height: layout.footer.height, hasBorder: false, isFocused: false, lines: footerLines(state).map((line) => fitLine(line, state.width)) });
   return { width: state.width, height: state.height, panels, overlay: overlayPanel(state) };
 }

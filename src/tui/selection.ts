@@ -1,6 +1,6 @@
 import { detailLinesOf } from './format-detail.js';
 import {
-  layoutOf,
+  layoutOfState,
   recordIndexAtRow,
   rowCount,
   rowOfRecordIndex,
@@ -51,7 +51,7 @@ export function keepSelectionIfShown(state: TuiState): TuiState {
 export function maxDetailScroll(state: TuiState): number {
   const record = selectedRecord(state);
   if (!record) return 0;
-  const layout = layoutOf(state.width, state.height, state.focus);
+  const layout = layoutOfState(state);
   return Math.max(0, detailLinesOf(record, layout.innerWidth).length - layout.detailRows);
 }
 
@@ -66,7 +66,7 @@ export function scrollDetail(state: TuiState, to: number): TuiState {
  * the detail scroll.
  */
 export function relayout(state: TuiState): TuiState {
-  const height = layoutOf(state.width, state.height, state.focus).listRows;
+  const height = layoutOfState(state).listRows;
   const sized: TuiState = height === state.viewport.height ? state : { ...state, viewport: { ...state.viewport, height } };
   const pinned: TuiState = sized.selection === 'follow' && sized.viewport.top !== 0 ? { ...sized, viewport: { ...sized.viewport, top: 0 } } : sized;
   const viewport = viewportShowing(pinned, selectedRow(pinned));

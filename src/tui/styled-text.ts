@@ -83,3 +83,37 @@ export function wrapText(text: string, width: number): string[] {
   }
   return out;
 }
+
+/**
+ * Wraps text at spaces into lines of at most `width` columns; a word longer
+ * than a line is cut hard. `indent` starts every line but the first (a
+ * hanging indent, for prose). `continuation` (` \`) ends every line but the
+ * last, so a wrapped shell command pasted line by line stays one command: a
+ * line cut inside a word ends in the backslash alone, which the shell joins
+ * without a space.
+ */
+export function wrapWords(text: string, width: number, options: { indent?: number; continuation?: string } = {}): string[] {
+  if (width <= 0 || text.length <= width) return [text];
+  const tail = options.continuation ?? '';
+  const room = Math.max(1, width - tail.length);
+  const pad = ' '.repeat(Math.max(0, Math.min(options.indent ?? 0, room - 1)));
+  const lines: { text: string; isCut: boolean }[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '') {
+      if (line.length + 1 + word.length <= room) {
+        line = `${line} ${word}`;
+        continue;
+      }
+      lines.push({ text: line, isCut: false });
+    }
+    let rest = `${lines.length === 0 ? '' : pad}${word}`;
+    while (rest.length > room) {
+      lines.push({ text: rest.slice(0, room), isCut: true });
+      rest = `${pad}${rest.slice(room)}`;
+    }
+    line = rest;
+  }
+  lines.push({ text: line, isCut: false });
+  return lines.map((one, index) => (index === lines.length - 1 ? one.text : `${one.text}${one.isCut ? tail.trimStart() : tail}`));
+}

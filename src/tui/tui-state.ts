@@ -2,6 +2,7 @@ import type { CallRecord } from '../median/index.js';
 import type { ControlCommand, DaemonSnapshot, HealUnderWay } from '../events/index.js';
 import { matchPosition, type FilteredView } from './record-filter.js';
 import { RecordList } from './record-list.js';
+import { truncate, wrapWords } from './styled-text.js';
 
 /** What the header shows: the daemon's state, from the snapshot and events. */
 export interface DaemonInfo {
@@ -27,13 +28,14 @@ export interface DaemonInfo {
 export type ReplayCommand = Extract<ControlCommand, { command: 'replay' }>;
 
 export type TuiOverlay =
-  | { kind: 'help' }
+  /** `scroll`: the first line shown, when the help is taller than the screen. */
+  | { kind: 'help'; scroll: number }
   /** Risk `reviewed`/`high`: `y` sends `command` (with `confirmed: true`). */
   | { kind: 'confirm-replay'; command: ReplayCommand; record: CallRecord }
   /** Typing a filter: `filter.draft` holds the text. */
   | { kind: 'filter-input' }
-  /** A text to read (the curl command): any key closes it. */
-  | { kind: 'text'; title: string; lines: string[] };
+  /** A text to read (the curl command): the movement keys scroll it, any other key closes it. */
+  | { kind: 'text'; title: string; lines: string[]; scroll: number };
 
 export interface Flash {
   text: string;
@@ -87,12 +89,42 @@ export interface TuiLayout {
 }
 
 const HEADER_HEIGHT = 2;
-const FOOTER_HEIGHT = 1;
 /** Below this body height the list and detail share the screen by focus. */
 const SPLIT_MIN_BODY = 14;
 
-export function layoutOf(width: number, height: number, focus: TuiState['focus']): TuiLayout {
-  const body = Math.max(0, height - HEADER_HEIGHT - FOOTER_HEIGHT);
+/** The most lines a wrapped footer message takes: 4 on an 80×24 screen, 1 on a very small one. */
+function maxFooterLines(height: number): number {
+  return Math.max(1, Math.min(4, Math.floor(height / 6)));
+}
+
+/**
+ * The flash message as the footer shows it: wrapped, not cut, so the demo's
+ * command for a second terminal can be copied whole (its lines end in ` \`,
+ * so pasted they are still one command). Empty when the footer shows the
+ * keys or the filter being typed.
+ */
+export function flashLines(state: Pick<TuiState, 'flash' | 'helpNote' | 'overlay' | 'width' | 'height'>): string[] {
+  if (!state.flash || state.overlay?.kind === 'filter-input') return [];
+  const isCommand = state.flash.text === state.helpNote;
+  const lines = wrapWords(state.flash.text, state.width, isCommand ? { continuation: ' \\' } : {});
+  const max = maxFooterLines(state.height);
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max - 1), truncate(lines.slice(max - 1).join(' '), state.width)];
+}
+
+/** The footer's height now: 1, or the lines of a wrapped message. */
+export function footerHeightOf(state: Pick<TuiState, 'flash' | 'helpNote' | 'overlay' | 'width' | 'height'>): number {
+  return Math.max(1, flashLines(state).length);
+}
+
+/** The layout for a state (its size, focus and footer). */
+export function layoutOfState(state: TuiState): TuiLayout {
+  return layoutOf(state.width, state.height, state.focus, footerHeightOf(state));
+}
+
+export function layoutOf(width: number, height: number, focus: TuiState['focus'], footerHeight = 1): TuiLayout {
+  const footerLines = Math.max(1, Math.min(footerHeight, height - HEADER_HEIGHT));
+  const body = Math.max(0, height - HEADER_HEIGHT - footerLines);
   let listHeight: number;
   if (body >= SPLIT_MIN_BODY) listHeight = Math.max(5, Math.round(body * 0.45));
   else listHeight = focus === 'list' ? body : 0;
@@ -101,7 +133,7 @@ export function layoutOf(width: number, height: number, focus: TuiState['focus']
     header: { top: 0, height: Math.min(HEADER_HEIGHT, height) },
     list: { top: HEADER_HEIGHT, height: listHeight },
     detail: { top: HEADER_HEIGHT + listHeight, height: detailHeight },
-    footer: { top: Math.max(0, height - FOOTER_HEIGHT), height: height > 0 ? FOOTER_HEIGHT : 0 },
+    footer: { top: Math.max(0, height - footerLines), height: height > 0 ? footerLines : 0 },
     listRows: Math.max(0, listHeight - 3),
     detailRows: Math.max(0, detailHeight - 2),
     innerWidth: Math.max(0, width - 2),
@@ -111,6 +143,8 @@ export function layoutOf(width: number, height: number, focus: TuiState['focus']
 export function initialState(options: { isDemo?: boolean; helpNote?: string | undefined; width: number; height: number }): TuiState {
   const width = Math.max(1, Math.floor(options.width));
   const height = Math.max(1, Math.floor(options.height));
+  const flash: Flash | null = options.helpNote ? { text: options.helpNote, level: 'info' } : null;
+  const footerHeight = footerHeightOf({ flash, helpNote: options.helpNote ?? null, overlay: null, width, height });
   return {
     isDemo: options.isDemo ?? false,
     helpNote: options.helpNote ?? null,
@@ -135,8 +169,8 @@ export function initialState(options: { isDemo?: boolean; helpNote?: string | un
     focus: 'list',
     isFollowPaused: false,
     overlay: null,
-    flash: options.helpNote ? { text: options.helpNote, level: 'info' } : null,
-    viewport: { top: 0, height: layoutOf(width, height, 'list').listRows },
+    flash,
+    viewport: { top: 0, height: layoutOf(width, height, 'list', footerHeight).listRows },
     detailScroll: 0,
   };
 }

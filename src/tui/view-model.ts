@@ -6,7 +6,7 @@ import { buildFilteredView, extendFilteredView, recordMatches } from './record-f
 import { RecordList } from './record-list.js';
 import { keepHelpNote, keepSelectionIfShown, relayout, withFlash } from './selection.js';
 import type { CommandError, TuiAction, TuiResult } from './tui-actions.js';
-import { rowCount, type ReplayCommand, type TuiState } from './tui-state.js';
+import { footerHeightOf, rowCount, type ReplayCommand, type TuiState } from './tui-state.js';
 
 export { initialState, layoutOf, selectedRecord, visibleRows } from './tui-state.js';
 export type { TuiState, TuiOverlay, TuiLayout, VisibleRow, Flash, DaemonInfo } from './tui-state.js';
@@ -22,6 +22,13 @@ const none = (state: TuiState): TuiResult => ({ state, effects: [] });
  * never mutates `state`, and the screen only draws what it returns.
  */
 export function reduce(state: TuiState, action: TuiAction): TuiResult {
+  const result = reduceAction(state, action);
+  // A message that wraps makes the footer taller (or shorter again): the list's rows follow.
+  if (result.state === state || footerHeightOf(result.state) === footerHeightOf(state)) return result;
+  return { ...result, state: relayout(result.state) };
+}
+
+function reduceAction(state: TuiState, action: TuiAction): TuiResult {
   switch (action.type) {
     case 'key':
       return reduceKey(state, action.key);
@@ -36,7 +43,7 @@ export function reduce(state: TuiState, action: TuiAction): TuiResult {
     case 'input-edited':
       return inputEdited(state, action.record, action.text);
     case 'show-text':
-      return none({ ...state, overlay: { kind: 'text', title: action.title, lines: action.text.split('\n') } });
+      return none({ ...state, overlay: { kind: 'text', title: action.title, lines: action.text.split('\n'), scroll: 0 } });
     case 'flash':
       return none(withFlash(state, action.text, action.level ?? 'info'));
     default: {

@@ -33,7 +33,7 @@ describe('the help note (the demo’s second-terminal command)', () => {
   });
 
   it('ends the ? overlay; without a note the overlay has none', () => {
-    const lines = (state: TuiState) => overlayContent(run(state, { type: 'key', key: '?' }))?.lines.map(plainText) ?? [];
+    const lines = (state: TuiState) => overlayContent(run(state, { type: 'key', key: '?' }), 132)?.lines.map(plainText) ?? [];
     expect(lines(demo())).toContain(NOTE);
     const plain = run(initialState({ width: 140, height: 30 }), { type: 'snapshot', snapshot: makeSnapshot([]) });
     expect(plain.flash).toBeNull();
