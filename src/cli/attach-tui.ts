@@ -3,12 +3,14 @@ import { safeJson } from '../shared/output-sanitiser.js';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Daemon } from '../daemon/index.js';
-import { resolveToolSecret, type CallRecord } from '../median/index.js';
+import { resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { createCallStore, toCurl, toHar } from '../recorder/index.js';
 import { attachTuiToControl, restoreTerminal, type AttachedTui, type TuiControlClient } from '../tui/index.js';
 import type { CliIo } from './cli-io.js';
 import { VERSION } from './version.js';
 import { createTerminalEditor } from './terminal-editor.js';
+import { createOutputMasker } from './output-masker.js';
+import { DEFAULT_CALLS_DIR, saveRecordAsTest } from './saved-call-files.js';
 
 export interface TuiWiring {
   config: Pick<Config, 'dataDir' | 'target' | 'route' | 'medianKey' | 'toolSecret'>;
@@ -40,6 +42,14 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
     async onEffect(effect) {
       if (effect.type === 'quit') {
         wiring.onQuit();
+        return;
+      }
+      if (effect.type === 'save-call') {
+        // The store's record whole (the list holds what the events carried).
+        const record = (await createCallStore(config.dataDir).get(effect.record.id)) ?? effect.record;
+        const mask = createOutputMasker(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
+        const { file, isNew } = await saveRecordAsTest(record, { callsDir: join(io.cwd, DEFAULT_CALLS_DIR), cwd: io.cwd, mask });
+        attached.tui.dispatch({ type: 'flash', text: isNew ? `Saved as ${file}: run it with median-dev test` : `Already saved as ${file}` });
         return;
       }
       if (effect.type === 'export-har') {

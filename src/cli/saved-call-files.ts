@@ -1,7 +1,8 @@
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { parseSavedCall, serializeSavedCall, type LoadedSavedCall, type SavedCall } from '../saved-calls/index.js';
+import type { CallRecord } from '../median/index.js';
+import { parseSavedCall, savedCallFromRecord, serializeSavedCall, type LoadedSavedCall, type SavedCall } from '../saved-calls/index.js';
 import { UserError, errorCode } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/private-files.js';
 import type { OutputMasker } from './output-masker.js';
@@ -92,4 +93,25 @@ export async function writeSavedCall(path: string, saved: SavedCall, mask: Outpu
       cause: error,
     });
   }
+}
+
+/**
+ * Saves one record as a test from a screen (the TUI's key, the inspector's
+ * button): under its default name, or `<name>-2`, `-3`… when another call
+ * has that name; the same record saved again is left as it is.
+ */
+export async function saveRecordAsTest(record: CallRecord, options: { callsDir: string; cwd: string; mask: OutputMasker }): Promise<{ file: string; isNew: boolean }> {
+  const saved = savedCallFromRecord(record);
+  for (let n = 1; n < 1_000; n++) {
+    const name = n === 1 ? saved.name : `${saved.name}-${n}`;
+    const path = join(options.callsDir, `${name}.json`);
+    const existing = await readFile(path, 'utf8').catch(() => undefined);
+    if (existing !== undefined) {
+      if (existing.includes(`"recordId": ${JSON.stringify(record.id)}`)) return { file: shownPath(path, options.cwd), isNew: false };
+      continue;
+    }
+    await writeSavedCall(path, { ...saved, name }, options.mask);
+    return { file: shownPath(path, options.cwd), isNew: true };
+  }
+  throw new UserError('saved_call_exists', `${saved.name} is saved 999 times already.`, { hint: 'Remove some of them, or save with `median-dev calls save --as <name>`.' });
 }

@@ -193,6 +193,12 @@ function commandKey(state: TuiState, key: TuiKey): TuiResult {
     }
     case 'export-har':
       return withEffect(withFlash(state, 'Exporting the calls as HAR…'), { type: 'export-har' });
+    case 'save-call': {
+      const record = selectedRecord(state);
+      if (!record) return none(withFlash(state, 'No call selected yet.', 'warn'));
+      if (record.kind !== 'tool-call') return none(withFlash(state, 'Only a tool call can be saved as a test.', 'warn'));
+      return withEffect(withFlash(state, 'Saving the call as a test…'), { type: 'save-call', record });
+    }
     case 'sync':
       return withEffect(withFlash(state, 'Asking Median to sync the endpoint…'), { type: 'send', command: { command: 'sync' } });
     case 'diagnostics':

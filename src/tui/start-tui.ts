@@ -23,7 +23,7 @@ export interface TuiOptions {
   /** Draw ✓ ✗ ↻ as they are (default true). */
   isUnicode?: boolean;
   /**
-   * Effects the TUI cannot carry out itself: `send`, `quit`, `export-har`.
+   * Effects the TUI cannot carry out itself: `send`, `quit`, `export-har`, `save-call`.
    * (`copy`, `copy-curl` and `edit-input` are handled here.) A rejection is
    * shown as an error in the footer.
    */
@@ -138,6 +138,7 @@ export function startTui(options: TuiOptions): Tui {
       case 'send':
       case 'quit':
       case 'export-har':
+      case 'save-call':
         return options.onEffect(effect);
       default: {
         const never: never = effect;

@@ -33,6 +33,8 @@ export type TuiEffect =
   /** Open the record's input in the editor, then dispatch `input-edited`. */
   | { type: 'edit-input'; record: CallRecord }
   | { type: 'export-har' }
+  /** Save the record as a test file (`median-dev calls save`). */
+  | { type: 'save-call'; record: CallRecord }
   /** `text`: the curl command with the recorded signature (a caller may re-sign instead). */
   | { type: 'copy-curl'; record: CallRecord; text: string };
 

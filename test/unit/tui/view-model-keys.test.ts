@@ -90,6 +90,8 @@ const CASES: KeyCase[] = [
   // other commands
   { name: 'c copies the call as curl', key: 'c', effects: [{ type: 'copy-curl', record: RECORDS.E, text: expect.stringContaining("curl -X POST 'http://127.0.0.1:4141/api/median'") }] },
   { name: 'x exports HAR', key: 'x', effects: [{ type: 'export-har' }] },
+  { name: 't saves the selected call as a test', key: 't', effects: [{ type: 'save-call', record: RECORDS.E }], flash: 'info' },
+  { name: 't on a manifest read explains', before: ['j'], key: 't', effects: [], flash: 'warn' },
   { name: 's asks for a sync', key: 's', effects: [{ type: 'send', command: { command: 'sync' } }] },
   { name: 'd sends diagnostics', key: 'd', effects: [{ type: 'send', command: { command: 'diagnostics' } }] },
   { name: 'C-r restarts the dev server', key: 'C-r', effects: [{ type: 'send', command: { command: 'restart-child' } }] },
