@@ -10,6 +10,8 @@ export interface RunningParts {
   control?: () => Promise<void>;
   proxy?: () => Promise<void>;
   recorder?: () => Promise<void>;
+  /** The data dir's lock: released last, once nothing writes there any more. */
+  lock?: () => Promise<void>;
 }
 
 /** The order parts close in: nothing new comes in, the running task ends, then the rest in reverse order of need. */
@@ -22,6 +24,7 @@ const CLOSE_ORDER: ReadonlyArray<[keyof RunningParts, string]> = [
   ['control', 'control channel'],
   ['proxy', 'proxy'],
   ['recorder', 'recorder'],
+  ['lock', 'data dir lock'],
 ];
 
 /**

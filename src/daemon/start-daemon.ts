@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { configKeySource, keySourceLabel } from './key-source.js';
-import { dataDirError, dataDirModeNote, envCascadeFiles, ignoreNewDataDir, readEnvFile, updateProjectState } from '../config/index.js';
-import { ensurePrivateDir } from '../shared/private-files.js';
+import { dataDirError, envCascadeFiles, readEnvFile, updateProjectState } from '../config/index.js';
 import { describeDiagnosticsAnswer, keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import { silentLogger } from '../shared/logger.js';
 import { errorEvent, type ControlCommand, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
 import { createCallStore, openRecorder, skippedLinesNote, type Recorder } from '../recorder/index.js';
 import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
-import { findRunningDaemon, startControlServer } from '../control/index.js';
+import { startControlServer } from '../control/index.js';
 import { startFileWatcher } from '../watch/index.js';
 import { sendSignedCall } from '../replay/index.js';
-import { reapOrphanChild } from '../child/index.js';
 import { createRouteRetry } from '../endpoints/index.js';
 import { createChildRestartPolicy } from './child-restart-policy.js';
 import { createDispatch } from './dispatch.js';
@@ -23,7 +21,7 @@ import { createProjectEndpoint } from './project-endpoint.js';
 import { createRecordSink } from './record-sink.js';
 import { createReplayCommand } from './replay-command.js';
 import { createSerialQueue } from './serial-queue.js';
-import { removeStaleTempFiles } from './stale-temps.js';
+import { claimDataDir } from './claim-data-dir.js';
 import { createShutdown, type RunningParts } from './shutdown.js';
 import { createToolsUrlWriter } from './tools-url-writer.js';
 import { startTunnelKeeper, type TunnelKeeper } from './tunnel-keeper.js';
@@ -60,30 +58,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const replayKey = newReplayKey();
   const abort = new AbortController();
 
-  // A daemon runs here only if it answers on its control channel: a reused pid in a stale control.json does not count.
-  const other = await findRunningDaemon(config.dataDir).catch(() => undefined);
-  if (other) {
-    throw new MedianDevError('daemon_already_running', `median-dev is already running for ${config.dataDir} (pid ${other.pid}, proxy ${other.proxyUrl}).`, {
-      hint: `Attach to it with \`median-dev watch\`, stop it (Ctrl-C in its terminal, or \`kill ${other.pid}\`), or pass another --data-dir.`,
-    });
-  }
-
-  // Before anything creates it: a new data dir in a git checkout is ignored there.
-  const ignoredNote = await ignoreNewDataDir(config.dataDir).catch(() => undefined);
-  // No daemon runs here, so a dev server still noted in the data dir was left by one that crashed.
-  const reapedNote = await reapOrphanChild(config.dataDir).catch(() => undefined);
-  // The data dir, made (or tightened to) 0700 now: a folder that cannot be written is the user's to fix, said so.
-  const modeNote = await ensurePrivateDir(config.dataDir).then(
-    (before) => (before === undefined ? undefined : dataDirModeNote(config.dataDir, before)),
-    (error: unknown) => {
-      throw dataDirError(error, config.dataDir) ?? error;
-    },
-  );
-  // Temp files a daemon killed mid-write left (one beside the env file holds the key).
-  const staleTemps = await removeStaleTempFiles(config.dataDir, config.envFile).catch(() => [] as string[]);
+  // Nobody else's daemon here, the data dir made and locked, what a crashed one left cleared.
+  const { lock, notes: startNotes } = await claimDataDir(config, options.pid);
 
   const medianKey = config.medianKey;
-  const fileVars = config.envFile ? await readEnvFile(config.envFile) : {};
+  const fileVars = config.envFile
+    ? await readEnvFile(config.envFile).catch(async (error: unknown) => {
+        await lock.release();
+        throw error;
+      })
+    : {};
   const secretFor = (key: string | undefined): Uint8Array | undefined => {
     if (!key && !config.toolSecret) return undefined;
     try {
@@ -112,6 +96,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   // Each running part's close(), in the order shutdown.ts closes them.
   const running: RunningParts = {};
+  running.lock = () => lock.release();
   const shutdown = createShutdown(running, { abort: () => abort.abort(new MedianDevError('daemon_closed', 'The daemon is closing.')), logger });
   const queue = createSerialQueue((error) => {
     if (abort.signal.aborted) return;
@@ -252,10 +237,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (abort.signal.aborted) return;
       if (server) emit({ event: 'inspector', url: server.url, link: server.newLink() });
-      if (ignoredNote) emit({ event: 'log', level: 'info', message: ignoredNote });
-      if (reapedNote) emit({ event: 'log', level: 'warn', message: reapedNote });
-      if (modeNote) emit({ event: 'log', level: 'warn', message: modeNote });
-      if (staleTemps.length > 0) emit({ event: 'log', level: 'info', message: `Removed ${staleTemps.length} temp file(s) an earlier median-dev left when it was killed mid-write: ${staleTemps.join(', ')}` });
+      for (const note of startNotes) emit({ event: 'log', ...note });
       const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
       if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
       report({ type: 'daemon.started' });

@@ -16,6 +16,6 @@ export {
   stopSignals,
   signalProcessTree,
 } from './process-signals.js';
-export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive, readProcessStartTime } from './process-liveness.js';
+export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive, readProcessStartTime, readProcessIdentity } from './process-liveness.js';
 export { browserCommand, openInBrowser } from './open-browser.js';
 export { FORWARDING_PAGE_NAME, forwardingPageHtml, writeForwardingPage } from './forwarding-page.js';

@@ -95,3 +95,22 @@ export function readProcessStartTime(pid: number, system: SystemCalls = realSyst
     return undefined;
   }
 }
+
+/**
+ * What names one process for good, beyond its pid (which the system hands
+ * out again): on Linux its start time from /proc, on macOS and the BSDs the
+ * start time `ps` prints. Undefined on Windows and wherever it cannot be
+ * read; a caller then knows the pid only, and must treat a live pid as that
+ * process.
+ */
+export function readProcessIdentity(pid: number, system: SystemCalls = realSystemCalls): string | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  if (system.platform === 'linux') {
+    const start = readProcessStartTime(pid, system);
+    return start === undefined ? undefined : `linux-start:${start}`;
+  }
+  if (system.platform === 'win32') return undefined;
+  // `lstart`: the full start date and time, the same for the whole life of the process.
+  const out = system.readCommand?.('ps', ['-o', 'lstart=', '-p', String(pid)], 2_000)?.trim();
+  return out ? `ps-lstart:${out}` : undefined;
+}

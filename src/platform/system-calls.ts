@@ -14,6 +14,8 @@ export interface SystemCalls {
   run(file: string, args: readonly string[], timeoutMs: number): Promise<number | null>;
   /** The same, blocking (for a process about to exit); errors are swallowed. */
   runSync(file: string, args: readonly string[], timeoutMs: number): void;
+  /** Runs a program without a shell and gives its standard output; undefined when it failed. */
+  readCommand?(file: string, args: readonly string[], timeoutMs: number): string | undefined;
   /** Reads a small text file (`/proc/<pid>/stat`); throws when it is missing. */
   readTextFile(path: string): string;
   /** Lists a folder (`/proc`); throws when it is missing. */
@@ -39,6 +41,13 @@ export const realSystemCalls: SystemCalls = Object.freeze({
       execFileSync(file, [...args], { windowsHide: true, timeout: timeoutMs, stdio: 'ignore' });
     } catch {
       // The tree may be gone already; the caller is exiting either way.
+    }
+  },
+  readCommand(file: string, args: readonly string[], timeoutMs: number): string | undefined {
+    try {
+      return execFileSync(file, [...args], { windowsHide: true, timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+    } catch {
+      return undefined;
     }
   },
   readTextFile(path: string): string {
