@@ -1,3 +1,4 @@
+import { INSPECTOR_SESSION_HEADER } from '../shared/inspector-session.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Why a request to the inspector is refused, before any handler runs. */
@@ -16,7 +17,8 @@ export interface Refusal {
  *   `same-site`, or an `Origin` that is not ours) reads nothing, so even a
  *   `no-cors` fetch or a `<script src>` gets an error body only;
  * - a request that changes state (and the live channel) must carry our own
- *   `Origin`, which browsers always send on POST and which no page can forge.
+ *   `Origin`, which browsers always send on POST and which no page can forge;
+ * - the session is a header the page sets (sessionOf), never a cookie.
  */
 export function checkHost(headers: IncomingHttpHeaders, port: number): Refusal | undefined {
   const host = (headers.host ?? '').toLowerCase();
@@ -70,23 +72,14 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return (Array.isArray(value) ? value.join(',') : value).trim().toLowerCase();
 }
 
-export const SESSION_COOKIE = 'median_dev_inspector';
-
-/** The session id the request's Cookie header carries, if any. */
-export function sessionCookieOf(headers: IncomingHttpHeaders): string | undefined {
-  const cookie = headers.cookie;
-  if (cookie === undefined) return undefined;
-  for (const part of cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/** HttpOnly (no script reads it), SameSite=Strict (no other site's request carries it), this server's paths only. */
-export function sessionCookieHeader(sessionId: string): string {
-  return `${SESSION_COOKIE}=${sessionId}; Path=/; HttpOnly; SameSite=Strict`;
+/**
+ * The session id the request's session header carries, if any. The page sets
+ * that header on each request itself; no cookie is read, so nothing a browser
+ * sends by itself (to any port of 127.0.0.1) is a credential here.
+ */
+export function sessionOf(headers: IncomingHttpHeaders): string | undefined {
+  const value = headers[INSPECTOR_SESSION_HEADER];
+  return typeof value === 'string' ? value.trim() : undefined;
 }
 
 /**

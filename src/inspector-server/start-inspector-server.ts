@@ -11,8 +11,7 @@ import {
   checkSameOriginRead,
   checkSameOriginWrite,
   noSession,
-  sessionCookieHeader,
-  sessionCookieOf,
+  sessionOf,
   type Refusal,
 } from './request-guard.js';
 import { createApiRoutes, type ApiAnswer } from './api-routes.js';
@@ -38,6 +37,13 @@ export interface InspectorServer {
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Request headers a browser may send: above Node's 16 KiB default, since every
+ * page on 127.0.0.1 can set cookies that go to every port, and a page that
+ * set enough (a browser keeps up to 180 of 4 KiB for a host) would otherwise
+ * lock the inspector's own navigations out with 431.
+ */
+const MAX_HEADER_BYTES = 1024 * 1024;
 
 /**
  * The browser inspector's server: the built page from memory, a JSON API and
@@ -73,7 +79,7 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
 
   const api = createApiRoutes({ ...options, index, status });
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       logger.error('inspector: request failed', { error: String(error) });
       if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'The inspector could not answer this request.' } });
@@ -90,24 +96,12 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     const hostRefusal = checkHost(req.headers, port);
     if (hostRefusal) return refuse(res, hostRefusal);
 
-    if (url.pathname === '/session') {
-      if (req.method !== 'GET') return sendJson(res, 405, errorBody('method_not_allowed', 'Use GET.'));
-      const sessionId = sessions.exchange(url.searchParams.get('token') ?? '');
-      if (sessionId === undefined) {
-        res.writeHead(401, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
-        res.end('This inspector link was already used, or is not one median-dev made.\nRun `median-dev inspect` for a new one.\n');
-        return;
-      }
-      res.writeHead(303, { ...SECURITY_HEADERS, location: '/', 'set-cookie': sessionCookieHeader(sessionId) });
-      res.end();
-      return;
-    }
-
     if (url.pathname.startsWith('/api/')) {
       const isWrite = req.method !== 'GET' && req.method !== 'HEAD';
       const originRefusal = isWrite ? checkSameOriginWrite(req.headers) : checkSameOriginRead(req.headers);
       if (originRefusal) return refuse(res, originRefusal);
-      if (!sessions.isSession(sessionCookieOf(req.headers))) return refuse(res, noSession());
+      if (url.pathname === '/api/session' && req.method === 'POST') return exchangeToken(req, res);
+      if (!sessions.isSession(sessionOf(req.headers))) return refuse(res, noSession());
       if (url.pathname === '/api/live') {
         if (req.method !== 'POST') return sendJson(res, 405, errorBody('method_not_allowed', 'The live channel is a POST.'));
         req.resume();
@@ -123,9 +117,11 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, errorBody('method_not_allowed', 'Use GET.'));
-    const asset = assets.get(url.pathname === '/' ? '/index.html' : url.pathname);
+    // The one-time link (`/session?token=…`) opens the page itself, which spends the token (exchangeToken).
+    const isPage = url.pathname === '/' || url.pathname === '/index.html' || url.pathname === '/session';
+    const asset = assets.get(isPage ? '/index.html' : url.pathname);
     if (!asset) {
-      if (url.pathname === '/' || url.pathname === '/index.html') {
+      if (isPage) {
         res.writeHead(503, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' });
         res.end('The inspector page was not built. Run `npm run build` in the median-dev folder.\n');
         return;
@@ -134,6 +130,22 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     }
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.contentType, 'content-length': asset.body.byteLength });
     res.end(req.method === 'HEAD' ? undefined : asset.body);
+  }
+
+  /**
+   * `POST /api/session {token}` from the page (own Origin, checked): spends the
+   * one-time token and answers the session id in the body, which the page
+   * keeps in its sessionStorage (per origin, so no other port reads it) and
+   * sends back in a header.
+   */
+  async function exchangeToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJsonBody(req).catch(() => undefined);
+    const token = typeof body === 'object' && body !== null && typeof (body as { token?: unknown }).token === 'string' ? (body as { token: string }).token : '';
+    const session = sessions.exchange(token);
+    if (session === undefined) {
+      return sendJson(res, 401, errorBody('inspector_link_spent', 'This inspector link was already used, or is not one median-dev made.', 'Run `median-dev inspect` for a new one.'));
+    }
+    sendJson(res, 200, { session });
   }
 
   port = await listen(server, options.port ?? DEFAULT_INSPECTOR_PORT);

@@ -1,4 +1,5 @@
 import type { CallRecord } from '../median/call-record.js';
+import { INSPECTOR_SESSION_HEADER } from '../shared/inspector-session.js';
 import type { CallPage, InspectorStatus, ReplayAnswer, ReplayBody, ToolsAnswer } from '../events/inspector-api.js';
 
 /** An error answer of the inspector's API: its code and message. */
@@ -27,10 +28,35 @@ async function answerOf<T>(response: Response): Promise<T> {
   return body as T;
 }
 
-const get = <T>(path: string) => fetch(path, { credentials: 'same-origin' }).then((r) => answerOf<T>(r));
+/** Where the page keeps its session id: this tab, this origin only (another port is another origin). */
+const SESSION_KEY = 'median-dev-session';
 
-/** The daemon's JSON API, same origin (the session cookie goes along by itself). */
+/** The page's session, held in sessionStorage (it survives a reload) and sent as a header: no cookie. */
+export const session = {
+  id: (): string | null => sessionStorage.getItem(SESSION_KEY),
+  keep: (id: string) => sessionStorage.setItem(SESSION_KEY, id),
+  forget: () => sessionStorage.removeItem(SESSION_KEY),
+};
+
+/**
+ * A request to the inspector with the session header. `credentials: 'omit'`:
+ * cookies other pages of 127.0.0.1 set are not the inspector's, and are not sent.
+ */
+export function request(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const id = session.id();
+  if (id !== null) headers.set(INSPECTOR_SESSION_HEADER, id);
+  return fetch(path, { ...init, headers, credentials: 'omit' });
+}
+
+const get = <T>(path: string) => request(path).then((r) => answerOf<T>(r));
+const post = <T>(path: string, body: unknown) =>
+  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => answerOf<T>(r));
+
+/** The daemon's JSON API, same origin, the session in a header. */
 export const api = {
+  /** Spends a one-time token (the link's) for a session id. */
+  exchange: (token: string) => post<{ session: string }>('/api/session', { token }),
   session: () => get<{ ok: true }>('/api/session'),
   status: () => get<InspectorStatus>('/api/status'),
   calls: (offset: number, limit: number, filter: string) =>
@@ -38,9 +64,11 @@ export const api = {
   record: (id: string) => get<CallRecord>(`/api/calls/${encodeURIComponent(id)}`),
   curl: (id: string) => get<{ curl: string }>(`/api/calls/${encodeURIComponent(id)}/curl`),
   tools: () => get<ToolsAnswer>('/api/tools'),
-  replay: (body: ReplayBody) =>
-    fetch('/api/replay', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) =>
-      answerOf<ReplayAnswer>(r),
-    ),
-  harUrl: (filter: string) => `/api/har?filter=${encodeURIComponent(filter)}`,
+  replay: (body: ReplayBody) => post<ReplayAnswer>('/api/replay', body),
+  /** The HAR of the filtered list, as a file's bytes (a link cannot carry the session header). */
+  har: async (filter: string): Promise<Blob> => {
+    const response = await request(`/api/har?filter=${encodeURIComponent(filter)}`);
+    if (!response.ok) await answerOf(response);
+    return response.blob();
+  },
 };

@@ -1,6 +1,7 @@
 import type { CallRecord } from '../median/call-record.js';
 import type { CallRow, LiveMessage } from '../events/inspector-api.js';
-import { ApiFailure, api } from './api-client.js';
+import { ApiFailure, api, session } from './api-client.js';
+import { saveFile } from './dom.js';
 import { connectLive } from './live-client.js';
 import { reduce, type InspectorAction } from './reducer.js';
 import { firstMissing, initialState, needsConfirmation, type InspectorState } from './state.js';
@@ -17,6 +18,8 @@ export interface Controller {
   applyFilter(): void;
   select(id: string): void;
   copyCurl(id: string): Promise<void>;
+  /** The filtered list's HAR, saved as a file. */
+  downloadHar(): Promise<void>;
   openReplay(record: CallRecord, options?: { isNewId?: boolean; sendNow?: boolean }): void;
   /** Send: asks for the confirmation first where the risk needs one. */
   sendReplay(): void;
@@ -135,10 +138,21 @@ export function createController(onChange: (state: InspectorState) => void): Con
     state: () => state,
     dispatch,
     async boot() {
+      // Opened with the one-time link: take the token off the address bar (and out of the history), spend it.
+      const token = location.pathname === '/session' ? new URLSearchParams(location.search).get('token') : null;
+      if (location.pathname === '/session') history.replaceState(null, '', '/');
+      if (token !== null) {
+        try {
+          session.keep((await api.exchange(token)).session);
+        } catch {
+          // A spent or unknown link: a session this tab already has still counts (checked below).
+        }
+      }
       try {
         await api.session();
         dispatch({ type: 'session-checked', isOk: true });
       } catch {
+        session.forget();
         dispatch({ type: 'session-checked', isOk: false });
         return;
       }
@@ -168,6 +182,13 @@ export function createController(onChange: (state: InspectorState) => void): Con
         await navigator.clipboard?.writeText(curl).catch(() => undefined); // no clipboard (no focus): the text is shown to copy by hand
       } catch (error) {
         dispatch({ type: 'flash', text: `No curl: ${errorOf(error).message}`, level: 'error' });
+      }
+    },
+    async downloadHar() {
+      try {
+        saveFile(await api.har(state.list.filter), 'median-dev-calls.har');
+      } catch (error) {
+        dispatch({ type: 'flash', text: `No HAR: ${errorOf(error).message}`, level: 'error' });
       }
     },
     openReplay(record, options = {}) {

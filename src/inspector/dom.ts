@@ -46,3 +46,14 @@ export function setText(node: Element, text: string): void {
   const safe = safeText(text);
   if (node.textContent !== safe) node.textContent = safe;
 }
+
+/** Saves bytes the page fetched as a download named `name` (a plain link could not send the session header). */
+export function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = el('a', { attrs: { href: url, download: name } });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The download has its own copy once it started; the URL is not needed after that.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -1,4 +1,5 @@
 import type { LiveMessage } from '../events/inspector-api.js';
+import { request } from './api-client.js';
 
 export interface LiveClient {
   close(): void;
@@ -19,7 +20,7 @@ export function connectLive(handlers: { onMessage(message: LiveMessage): void; o
       handlers.onState('connecting');
       controller = new AbortController();
       try {
-        const response = await fetch('/api/live', { method: 'POST', credentials: 'same-origin', signal: controller.signal });
+        const response = await request('/api/live', { method: 'POST', signal: controller.signal });
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
         handlers.onState('live');
         retryMs = 500;

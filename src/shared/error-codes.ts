@@ -159,6 +159,7 @@ const OWN_CODES = [
   // inspector (the browser page's server)
   'body_too_large',
   'inspector_host_refused',
+  'inspector_link_spent',
   'inspector_listen_failed',
   'inspector_no_session',
   'inspector_off',

@@ -17,3 +17,4 @@ export { secretSpellings, urlEncodedSpelling } from './secret-spellings.js';
 export { safeText, safeLine, safeJson, escapeJsonControls, safeStrings, safeTerminalOutput, escapeControl } from './output-sanitiser.js';
 export { mapStrings } from './map-strings.js';
 export { OWNER_LABELS, type EndpointOwner } from './endpoint-owner.js';
+export { INSPECTOR_SESSION_HEADER, LEGACY_INSPECTOR_COOKIE, maskInspectorCredentials } from './inspector-session.js';

@@ -1,3 +1,4 @@
+import { INSPECTOR_CREDENTIAL_TEXT, maskInspectorCredentials } from './inspector-session.js';
 import { secretSpellings, urlEncodedSpelling } from './secret-spellings.js';
 
 /** What the masker needs to know of a call record (src/median's CallRecord fits). */
@@ -16,6 +17,8 @@ interface MaskableRecord {
  *   `secretSpellings` knows (JSON-escaped, URL-encoded, base64, hex cases).
  *   Where spellings of several secrets overlap (a secret inside another, two
  *   that touch), the whole stretch they cover is masked as one.
+ * - The browser inspector's session (its header, the cookie earlier versions
+ *   set), should a request through the proxy carry one.
  * - Anything shaped like a Median key (`median_key_` + 8 or more letters and
  *   digits), given or not.
  * - With `redactVisitor`: `context.visitor.email` and `.name` in the request
@@ -225,7 +228,8 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
   const walk = (value: unknown, key: string | undefined, extra: readonly Replacement[]): unknown => {
     if (typeof value === 'string') {
       // Stryker disable next-line ConditionalExpression: only the record itself (an object) is walked without a key, so no string reaches here without one.
-      const text = key !== undefined && AUTH_HEADERS.has(key.toLowerCase()) ? maskAuthorization(value) : value;
+      const text =
+        key === undefined ? value : AUTH_HEADERS.has(key.toLowerCase()) ? maskAuthorization(value) : maskInspectorCredentials(key, value, maskSecretValue);
       return maskWith(text, extra);
     }
     if (Array.isArray(value)) return value.map((item) => walk(item, key, extra));
@@ -255,7 +259,7 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
     // The visitor regex needs a `"visitor"` object in the request body.
     if (redactVisitor && typeof record.request?.body === 'string' && record.request.body.includes('"visitor"')) return true;
     for (const needle of needles) if (json.includes(needle)) return true;
-    return AUTH_KEY_TEXT.test(json);
+    return AUTH_KEY_TEXT.test(json) || INSPECTOR_CREDENTIAL_TEXT.test(json);
   };
 
   return {

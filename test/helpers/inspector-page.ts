@@ -35,11 +35,20 @@ export const topRowId = (page: Page): Promise<string> =>
 export const visibleTools = (page: Page): Promise<string[]> =>
   page.$$eval(`${LIST_ROWS} .tool`, (cells) => cells.map((cell) => cell.textContent ?? ''));
 
-/** The inspector's own API, asked from its own page (same origin, its session). */
+/** The page's sessionStorage, in functions that run in the browser (the tests' types have no DOM). */
+declare const sessionStorage: { getItem(key: string): string | null };
+
+/** The session id the inspector page keeps (its sessionStorage), null without one. */
+export function pageSession(page: Page): Promise<string | null> {
+  return page.evaluate(() => sessionStorage.getItem('median-dev-session'));
+}
+
+/** The inspector's own API, asked from its own page (same origin, its session header). */
 export function apiFromPage<T>(page: Page, path: string, body?: unknown): Promise<T> {
   return page.evaluate(
     async ([p, b]) => {
-      const init = b === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) };
+      const headers: Record<string, string> = { 'x-median-dev-session': sessionStorage.getItem('median-dev-session') ?? '' };
+      const init = b === undefined ? { headers } : { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(b) };
       return (await fetch(p as string, init)).json();
     },
     [path, body] as const,

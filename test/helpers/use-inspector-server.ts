@@ -7,7 +7,7 @@ import type { DaemonEvent } from '../../src/events/index.js';
 import type { ReplayBody } from '../../src/events/inspector-api.js';
 import { startInspectorServer, type InspectorServer, type InspectorServerOptions } from '../../src/inspector-server/index.js';
 import { parseFilter, recordMatches } from '../../src/median/index.js';
-import { MedianDevError } from '../../src/shared/index.js';
+import { INSPECTOR_SESSION_HEADER, MedianDevError } from '../../src/shared/index.js';
 import { makeSnapshot } from './record-fixtures.js';
 import { useTeardown } from './use-teardown.js';
 
@@ -99,11 +99,23 @@ export function rawRequest(port: number, options: { method?: string; path: strin
   });
 }
 
-/** Spends a fresh one-time token: the session cookie (`name=value`) a browser would now send. */
-export async function openSession(server: InspectorServer): Promise<string> {
-  const link = new URL(server.newLink());
-  const answer = await rawRequest(server.port, { path: `${link.pathname}${link.search}` });
-  const setCookie = answer.headers['set-cookie']?.[0];
-  if (answer.status !== 303 || !setCookie) throw new Error(`no session: ${answer.status} ${answer.body}`);
-  return setCookie.split(';')[0]!;
+/** What the page sends with every request once it has a session. */
+export type SessionHeaders = Record<typeof INSPECTOR_SESSION_HEADER, string>;
+
+/** Spends a one-time link as the page it opens does (a POST from its own origin): the session id, or the refusal. */
+export function exchangeLink(server: InspectorServer, link: string): Promise<RawAnswer> {
+  const token = new URL(link).searchParams.get('token') ?? '';
+  return rawRequest(server.port, {
+    method: 'POST',
+    path: '/api/session',
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+}
+
+/** Spends a fresh one-time token: the session header the page would now send. */
+export async function openSession(server: InspectorServer): Promise<SessionHeaders> {
+  const answer = await exchangeLink(server, server.newLink());
+  if (answer.status !== 200) throw new Error(`no session: ${answer.status} ${answer.body}`);
+  return { [INSPECTOR_SESSION_HEADER]: (JSON.parse(answer.body) as { session: string }).session };
 }

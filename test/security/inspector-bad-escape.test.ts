@@ -14,13 +14,13 @@ describe('inspector: a malformed %-escape in a path', () => {
   it('is a coded 400, never a 500, and the server keeps answering', async () => {
     const record = makeRecord();
     const { server } = await useInspectorServer([record]);
-    const cookie = await openSession(server);
+    const session = await openSession(server);
     for (const path of ['/api/calls/%', '/api/calls/%E0%A4%A', '/api/calls/%zz', '/api/calls/%C0%80/curl', '/api/calls/rec_%ED%A0%80']) {
-      const answer = await rawRequest(server.port, { path, headers: { cookie } });
+      const answer = await rawRequest(server.port, { path, headers: { ...session } });
       expect(answer.status, path).toBe(400);
       expect(codeOf(answer.body), path).toBe('invalid_path');
     }
-    const good = await rawRequest(server.port, { path: `/api/calls/${encodeURIComponent(record.id)}`, headers: { cookie } });
+    const good = await rawRequest(server.port, { path: `/api/calls/${encodeURIComponent(record.id)}`, headers: { ...session } });
     expect(good.status).toBe(200);
     expect((JSON.parse(good.body) as { id: string }).id).toBe(record.id);
   });

@@ -1,6 +1,5 @@
 import { el, setText } from '../dom.js';
 import type { Controller } from '../controller.js';
-import { api } from '../api-client.js';
 import type { InspectorState } from '../state.js';
 
 const TUNNEL_COLORS: Record<string, string> = { open: 'green', connecting: 'yellow', down: 'red', closed: 'gray' };
@@ -36,7 +35,7 @@ export function createHeaderView(controller: Controller): { element: HTMLElement
     controller.applyFilter();
   });
   const count = el('span', { class: 'count c-gray', data: { testid: 'count' } });
-  const har = el('a', { class: 'button', data: { testid: 'har' }, attrs: { download: 'median-dev-calls.har' } }, 'Download HAR');
+  const har = el('button', { class: 'button', data: { testid: 'har' }, on: { click: () => void controller.downloadHar() } }, 'Download HAR');
   const toolbar = el('div', { class: 'toolbar' }, filter, count, har);
   const element = el('header', { class: 'top' }, el('div', { class: 'bar' }, el('strong', { class: 'brand' }, 'median-dev'), pills, tabs), toolbar);
   let last: InspectorState | undefined;
@@ -64,7 +63,6 @@ export function createHeaderView(controller: Controller): { element: HTMLElement
     const { list } = state;
     setText(count, list.filter ? `${list.total.toLocaleString('en')} of ${list.recorded.toLocaleString('en')} calls` : `${list.total.toLocaleString('en')} calls`);
     if (document.activeElement !== filter && filter.value !== list.draft) filter.value = list.draft;
-    har.setAttribute('href', api.harUrl(list.filter));
   }
   return { element, draw };
 }

@@ -1,24 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { CallPage, InspectorStatus } from '../../../src/events/inspector-api.js';
 import type { CallRecord } from '../../../src/median/index.js';
+import { INSPECTOR_SESSION_HEADER } from '../../../src/shared/index.js';
 import { spawnCli } from '../../helpers/cli-harness.js';
+import { spendLink } from '../../helpers/spend-link.js';
 import { isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
 
-/** A browser's session: spends the one-time link, keeps the cookie, sends our own Origin. */
+/** A browser's session: the page the link opens spends its token (a POST from its own origin) and sends the session header. */
 async function browserSession(link: string) {
   const url = new URL(link);
   const origin = url.origin;
-  const first = await fetch(link, { redirect: 'manual' });
-  expect(first.status).toBe(303);
-  const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+  const first = await spendLink(link);
+  expect(first.status).toBe(200);
+  const headers = { [INSPECTOR_SESSION_HEADER]: ((await first.json()) as { session: string }).session };
   return {
     origin,
     get: async <T>(path: string): Promise<T> => {
-      const res = await fetch(`${origin}${path}`, { headers: { cookie } });
+      const res = await fetch(`${origin}${path}`, { headers });
       expect(res.status, path).toBe(200);
       return (await res.json()) as T;
     },
-    post: (path: string, body: unknown) => fetch(`${origin}${path}`, { method: 'POST', headers: { cookie, origin, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    post: (path: string, body: unknown) => fetch(`${origin}${path}`, { method: 'POST', headers: { ...headers, origin, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   };
 }
 
@@ -32,7 +34,7 @@ describe('median-dev start: the browser inspector', () => {
     await run.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
     const session = await browserSession(announced.link as string);
     // The link is spent.
-    expect((await fetch(announced.link as string, { redirect: 'manual' })).status).toBe(401);
+    expect((await spendLink(announced.link as string)).status).toBe(401);
 
     const before = run.events().length;
     await world.emulator.callTool({ tool: 'orderStatus', input: { orderNumber: 'A1001' } });

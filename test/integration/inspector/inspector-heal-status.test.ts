@@ -11,8 +11,8 @@ describe('inspector server: the status of a heal under way', () => {
   it('GET /api/status carries the heal (state, target) and the timeline entry at its step, then the heal done', async () => {
     let snapshot: DaemonSnapshot = makeSnapshot([]);
     const world = await useInspectorServer([], { snapshot: () => snapshot });
-    const cookie = await openSession(world.server);
-    const status = async (): Promise<InspectorStatus> => JSON.parse((await rawRequest(world.server.port, { path: '/api/status', headers: { cookie } })).body) as InspectorStatus;
+    const session = await openSession(world.server);
+    const status = async (): Promise<InspectorStatus> => JSON.parse((await rawRequest(world.server.port, { path: '/api/status', headers: { ...session } })).body) as InspectorStatus;
 
     world.emit({ event: 'tools-url', at: '2026-01-05T14:00:00.000Z', url: OLD, envFile: null });
     world.emit({ event: 'endpoint', at: '2026-01-05T14:00:01.000Z', action: 'synced', id: 'ep_1', url: OLD });
