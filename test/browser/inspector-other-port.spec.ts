@@ -5,7 +5,7 @@ import { connectToDaemon } from '../../src/control/index.js';
 import type { CallPage } from '../../src/events/inspector-api.js';
 import { writeForwardingPage } from '../../src/platform/index.js';
 import { useTempDir } from '../helpers/e2e-world.js';
-import { LIST_ROWS, apiFromPage, openInspector, pageSession, topRowId } from '../helpers/inspector-page.js';
+import { LIST_ROWS, apiFromPage, attackerResults, openInspector, pageSession, topRowId } from '../helpers/inspector-page.js';
 import { rawRequest } from '../helpers/use-inspector-server.js';
 import { useHttpServer } from '../helpers/use-http-server.js';
 
@@ -61,9 +61,7 @@ describe('the inspector against a page on another 127.0.0.1 port, in Chromium', 
         })();
       </script>`);
     });
-    const attacker = await page.context().newPage();
-    await attacker.goto(evil.url);
-    const results = await attacker.evaluate(() => (globalThis as unknown as { results: Promise<Record<string, unknown>> }).results);
+    const results = await attackerResults(page, evil.url);
     expect(results.cookie).toBe('');
     expect(results.storage).toBe(0);
     expect(results.read).toBe('blocked');

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { connectToDaemon } from '../../src/control/index.js';
 import type { CallPage } from '../../src/events/inspector-api.js';
 import { useTempDir, waitForEventAfter } from '../helpers/e2e-world.js';
-import { LIST_ROWS, apiFromPage, filterBy, openFirstCall, openInspector, topRowId, visibleTools } from '../helpers/inspector-page.js';
+import { LIST_ROWS, apiFromPage, attackerResults, filterBy, openFirstCall, openInspector, topRowId, visibleTools } from '../helpers/inspector-page.js';
 import { useHttpServer } from '../helpers/use-http-server.js';
 
 /** With MEDIAN_DEV_SCREENSHOTS=1 the README's screenshots are written to docs/; else to a temp folder. */
@@ -133,9 +133,7 @@ describe('the browser inspector, in Chromium against the demo', () => {
         })();
       </script>`);
     });
-    const attacker = await page.context().newPage();
-    await attacker.goto(evil.url);
-    const results = await attacker.evaluate(() => (globalThis as unknown as { results: Promise<Record<string, string>> }).results);
+    const results = await attackerResults<Record<string, string>>(page, evil.url);
     // Reading fails outright, or gives an opaque nothing (Chromium may also block it by the resource policy).
     expect(results.read).toBe('blocked');
     expect(['blocked', 'opaque:0']).toContain(results.noCors);

@@ -87,3 +87,10 @@ export function detailFields(page: Page): Promise<Record<string, string>> {
     Object.fromEntries(fields.map((field) => [field.firstElementChild?.textContent ?? '', field.lastElementChild?.textContent ?? ''])),
   );
 }
+
+/** Opens an attacker's page (its script sets `window.results`, a promise) in the same browser profile as `page`: what it found. */
+export async function attackerResults<T extends Record<string, unknown>>(page: Page, url: string): Promise<T> {
+  const attacker = await page.context().newPage();
+  await attacker.goto(url);
+  return attacker.evaluate(() => (globalThis as unknown as { results: Promise<T> }).results);
+}
