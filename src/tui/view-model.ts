@@ -1,12 +1,13 @@
 import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import type { DaemonEvent, DaemonSnapshot } from '../events/index.js';
 import { OWNER_LABELS } from '../shared/index.js';
-import { reduceKey, requestReplay } from './key-reducer.js';
+import { commandResult, inputEdited } from './command-results.js';
+import { reduceKey } from './key-reducer.js';
 import { buildFilteredView, extendFilteredView, recordMatches } from './record-filter.js';
 import { RecordList } from './record-list.js';
 import { keepHelpNote, keepSelectionIfShown, relayout, withFlash } from './selection.js';
-import type { CommandError, TuiAction, TuiResult } from './tui-actions.js';
-import { footerHeightOf, rowCount, type ReplayCommand, type TuiState } from './tui-state.js';
+import type { TuiAction, TuiResult } from './tui-actions.js';
+import { footerHeightOf, rowCount, type TuiState } from './tui-state.js';
 
 export { initialState, layoutOf, selectedRecord, visibleRows } from './tui-state.js';
 export type { TuiState, TuiOverlay, TuiLayout, VisibleRow, Flash, DaemonInfo } from './tui-state.js';
@@ -227,76 +228,4 @@ function applyEndpointEvent(state: TuiState, event: Extract<DaemonEvent, { event
   if (event.action === 'sync-failed') return withFlash(next, `Sync failed: ${event.error ?? 'unknown reason'}${event.fix ? ` Fix: ${event.fix}` : ''}`, 'error');
   if (event.action === 'synced') return withFlash(next, `Endpoint synced: ${event.tools?.length ?? 0} tools.`);
   return withFlash(next, `Endpoint ${event.action}: ${event.url}`);
-}
-
-/** The record a replay command names: by record id (what the TUI sends), else the original of a toolCallId. */
-function findByToolCallId(state: TuiState, toolCallId: string): CallRecord | undefined {
-  for (let i = state.records.length - 1; i >= 0; i--) {
-    const record = state.records.at(i);
-    if (record?.id === toolCallId) return record;
-  }
-  for (let i = state.records.length - 1; i >= 0; i--) {
-    const record = state.records.at(i);
-    if (record?.toolCallId === toolCallId && record.replayOf === null) return record;
-  }
-  for (let i = state.records.length - 1; i >= 0; i--) {
-    const record = state.records.at(i);
-    if (record?.toolCallId === toolCallId) return record;
-  }
-  return undefined;
-}
-
-function describeResult(command: ControlCommand, result: unknown): string {
-  const facts = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
-  switch (command.command) {
-    case 'replay': {
-      const status = typeof facts.status === 'number' ? `HTTP ${facts.status}` : 'no answer';
-      const verdict = typeof facts.verdict === 'string' ? ` ${facts.verdict}` : '';
-      const ms = typeof facts.durationMs === 'number' ? ` in ${Math.round(facts.durationMs)} ms` : '';
-      return `↻ Replayed ${String(facts.toolCallId ?? command.toolCallId)}: ${status}${verdict}${ms}.`;
-    }
-    case 'sync':
-      return 'Median synced the endpoint.';
-    case 'diagnostics':
-      return `Diagnostics: ${typeof facts.summary === 'string' ? facts.summary : `HTTP ${String(facts.status ?? '?')}.`}`;
-    case 'simulate-hostname-change':
-      return 'Hostname change requested: watch the tunnel in the header.';
-    case 'restart-child':
-      return 'The dev server restarted.';
-    case 'clear':
-      return 'Cleared.';
-    case 'inspector-link':
-      return `Open the inspector: ${(result as { link?: string } | null)?.link ?? '?'}`;
-    default: {
-      const never: never = command;
-      return String(never);
-    }
-  }
-}
-
-function commandResult(state: TuiState, command: ControlCommand, outcome: { ok: true; result: unknown } | { ok: false; error: CommandError }): TuiResult {
-  if (outcome.ok) return none(withFlash(state, describeResult(command, outcome.result)));
-  const { error } = outcome;
-  if (command.command === 'replay' && error.code === 'replay_needs_confirmation' && command.confirmed !== true) {
-    // The daemon knew a risk the TUI did not (a call seen only as a summary): ask now.
-    const record = findByToolCallId(state, command.toolCallId);
-    if (record) return none({ ...state, overlay: { kind: 'confirm-replay', command, record } });
-  }
-  return none(withFlash(state, `${command.command} failed: ${error.message}${error.hint ? ` ${error.hint}` : ''}`, 'error'));
-}
-
-function inputEdited(state: TuiState, record: CallRecord, text: string | undefined): TuiResult {
-  if (text === undefined) return none(withFlash(state, 'Edit cancelled: nothing sent.'));
-  let input: unknown;
-  try {
-    input = JSON.parse(text);
-  } catch (error) {
-    return none(withFlash(state, `The edited input is not JSON (${(error as Error).message}); nothing sent.`, 'error'));
-  }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return none(withFlash(state, 'The edited input must be a JSON object; nothing sent.', 'error'));
-  }
-  // A different input under the same toolCallId would hit the route's idempotency key: use a new id.
-  const command: ReplayCommand = { command: 'replay', toolCallId: record.replayOf ?? record.id, newId: true, input };
-  return requestReplay(state, record, command);
 }
