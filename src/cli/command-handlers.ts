@@ -22,6 +22,8 @@ export interface CommandHandlers {
   export(options: Options, io: CliIo): Promise<void>;
   emulate(options: Options, io: CliIo): Promise<void>;
   emulateCall(tool: string, options: Options, io: CliIo): Promise<void>;
+  emulateDecision(decision: 'approve' | 'deny', id: string, options: Options, io: CliIo): Promise<void>;
+  emulateApprovals(options: Options, io: CliIo): Promise<void>;
   demo(options: Options, io: CliIo): Promise<void>;
 }
 
@@ -45,5 +47,7 @@ export const commandHandlers: CommandHandlers = {
   export: async (options, io) => (await import('./commands/export-command.js')).runExport(options, io),
   emulate: async (options, io) => (await import('./commands/emulate-command.js')).runEmulate(options, io),
   emulateCall: async (tool, options, io) => (await import('./commands/emulate-call-command.js')).runEmulateCall(tool, options, io),
+  emulateDecision: async (decision, id, options, io) => (await import('./commands/emulate-approve-command.js')).runEmulateDecision(decision, id, options, io),
+  emulateApprovals: async (options, io) => (await import('./commands/emulate-approve-command.js')).runEmulateApprovals(options, io),
   demo: async (options, io) => (await import('./commands/demo-command.js')).runDemo(options, io),
 };

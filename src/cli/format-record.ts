@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import { signatureAge } from '../median/index.js';
+import { signatureAge, verdictLabel } from '../median/index.js';
 import { safeJson, safeLine, safeStrings, safeText } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 
@@ -40,7 +40,7 @@ export function formatRecord(raw: CallRecord, style: Style): string {
   const title = record.tool ? `${record.tool} ${style.dim(record.toolCallId)}` : `${record.kind} ${style.dim(record.id)}`;
   out.push(style.bold(title));
   out.push(
-    `${record.receivedAt}  ${record.response ? `HTTP ${record.response.status}` : 'no answer'}  ${styleVerdict(style, record.verdict.kind)}  ${record.durationMs === null ? '' : `${Math.round(record.durationMs)} ms`}`,
+    `${record.receivedAt}  ${record.response ? `HTTP ${record.response.status}` : 'no answer'}  ${styleVerdict(style, record.verdict.kind, verdictLabel(record.verdict))}  ${record.durationMs === null ? '' : `${Math.round(record.durationMs)} ms`}`,
   );
   const sigHeader = record.request.headers['median-signature'];
   const age = signatureAge(typeof sigHeader === 'string' ? sigHeader : undefined, Date.parse(record.receivedAt));

@@ -250,8 +250,28 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     .option('--endpoint <id|url>', 'call the tool on this endpoint (default: the one that has it switched on)')
     .option('--conversation <id>', 'the conversationId (default: a new conv_…)')
     .option('--data-dir <dir>', 'the data dir the emulator runs with (env MEDIAN_DEV_DIR, default ./.median-dev)')
+    .option('--env <file>', 'find the emulator through this env file instead (the demo’s demo.env)')
     .option('--json', 'the call and verdict as JSON')
     .action((tool: string, _options, command: Command) => handlers.emulateCall(tool, command.optsWithGlobals(), io));
+  for (const decision of ['approve', 'deny'] as const) {
+    emulate
+      .command(decision)
+      .description(decision === 'approve' ? 'approve a call the emulator holds for a teammate (it runs, with the id as toolCallId and --as as approvedBy)' : 'decline a call the emulator holds (nothing is sent)')
+      .argument('<id>', 'the approval request id (apr_…)')
+      .option('--as <name>', 'the teammate deciding (approvedBy)', 'A teammate')
+      .option('--data-dir <dir>', 'the data dir the emulator runs with (env MEDIAN_DEV_DIR, default ./.median-dev)')
+      .option('--env <file>', 'find the emulator through this env file instead (the demo’s demo.env)')
+      .option('--json', 'the run (approve) or the request (deny) as JSON')
+      .action((id: string, _options, command: Command) => handlers.emulateDecision(decision, id, command.optsWithGlobals(), io));
+  }
+  emulate
+    .command('approvals')
+    .description('the calls the emulator holds for a decision (reviewed and high risk)')
+    .option('--all', 'also the decided and expired ones')
+    .option('--data-dir <dir>', 'the data dir the emulator runs with (env MEDIAN_DEV_DIR, default ./.median-dev)')
+    .option('--env <file>', 'find the emulator through this env file instead (the demo’s demo.env)')
+    .option('--json', 'as JSON')
+    .action((_options, command: Command) => handlers.emulateApprovals(command.optsWithGlobals(), io));
 
   program
     .command('demo')

@@ -27,18 +27,19 @@ export function createStyle(enabled: boolean): Style {
   };
 }
 
-export function styleVerdict(style: Style, kind: VerdictKind): string {
+/** `label`: what to print in the kind's colour (a failed approved call shows `did-not-run`). */
+export function styleVerdict(style: Style, kind: VerdictKind, label: string = kind): string {
   switch (kind) {
     case 'answered':
-      return style.green(kind);
+      return style.green(label);
     case 'refused':
     case 'unknown-outcome':
-      return style.yellow(kind);
+      return style.yellow(label);
     case 'threw':
     case 'invalid-input':
-      return style.magenta(kind);
+      return style.magenta(label);
     case 'not-answering':
-      return style.red(kind);
+      return style.red(label);
     default: {
       const never: never = kind;
       return never;

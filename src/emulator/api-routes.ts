@@ -47,7 +47,7 @@ export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessa
     if (path !== '/v1' && !path.startsWith('/v1/')) throw notFound(method, path);
     const callerKey = assertApiKey(req.headers.authorization, options.keys);
     if (path === EMULATOR_PREFIX || path.startsWith(`${EMULATOR_PREFIX}/`)) {
-      return options.extensions.handle(method, path, method === 'POST' ? await readJson(req) : {}, callerKey);
+      return options.extensions.handle(method, path, method === 'POST' ? await readJson(req) : {}, callerKey, url.searchParams);
     }
 
     if (path === COLLECTION) {

@@ -26,6 +26,18 @@ export interface EmulatorLimits {
    * only "Wait a minute and open the route again"; we use the sync rate.
    */
   connectRate: Rate;
+  /** "The agent sends 3 calls per turn." */
+  callsPerTurn: number;
+  /** "Three tools are already running in this conversation." */
+  runningPerConversation: number;
+  /** An approved call or teammate run that reported nothing this long gets "The tool returned no result…": 10 minutes. */
+  noResultAfterMs: number;
+  /** "The hourly check marks it, so it can take up to 70 minutes to show." */
+  noResultCheckEveryMs: number;
+  /** OURS: the docs give no number for "This request expired without a decision."; 24 hours. */
+  approvalTtlMs: number;
+  /** OURS: how long the automated reviewer takes with a `reviewed` call; 3 s. */
+  reviewerDelayMs: number;
 }
 
 export const DEFAULT_EMULATOR_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
@@ -39,6 +51,12 @@ export const DEFAULT_EMULATOR_LIMITS: Readonly<EmulatorLimits> = Object.freeze({
   maxTools: MANIFEST_LIMITS.maxTools,
   syncRate: Object.freeze({ perHour: 60, burst: 10 }),
   connectRate: Object.freeze({ perHour: 60, burst: 10 }),
+  callsPerTurn: 3,
+  runningPerConversation: 3,
+  noResultAfterMs: 10 * 60_000,
+  noResultCheckEveryMs: 60 * 60_000,
+  approvalTtlMs: 24 * 60 * 60_000,
+  reviewerDelayMs: 3_000,
 });
 
 export function resolveLimits(partial: Partial<EmulatorLimits> = {}): EmulatorLimits {

@@ -1,18 +1,16 @@
-import { isMedianDevError } from '../shared/index.js';
 import { ApiError } from './api-error.js';
-import type { Approvals, ApprovedRunFault } from './approvals.js';
+import type { Approvals } from './approvals.js';
+import { asApiAnswer, type ConversationRoutes } from './conversation-routes.js';
 import { checkEndpointUrl } from './endpoint-url-rules.js';
 import type { EndpointRegistry } from './endpoint-registry.js';
 import { heldTool } from './held-endpoint.js';
 import { sampleInput } from './sample-input.js';
-import type { ToolCaller } from './tool-caller.js';
+import { needsApproval, type ToolCaller } from './tool-caller.js';
 
 type Json = Record<string, unknown>;
 
 /** The prefix of OUR extensions for tests and the demo: not Median's API. */
 export const EMULATOR_PREFIX = '/v1/emulator';
-
-const FAULTS: readonly ApprovedRunFault[] = ['no-result', 'request-failed'];
 
 /**
  * OUR extensions of the emulated API, authenticated like /v1 (any key of the org):
@@ -20,12 +18,13 @@ const FAULTS: readonly ApprovedRunFault[] = ['no-result', 'request-failed'];
  * - `POST /v1/emulator/endpoints {url, tools: [name | ManifestTool]}` → 201 `{endpoint}` once synced:
  *   an endpoint the emulator answers for itself (production, a teammate's tunnel).
  * - `POST /v1/emulator/approvals {tool, input?, conversationId?}` → 201 `{approval}`: a reviewed/high call waiting.
- * - `POST /v1/emulator/approvals/{id}/approve {approvedBy?, fault?: "no-result"|"request-failed"}` → 200 `{call}`.
- * - `POST /v1/emulator/calls {tool, input?, endpoint?, conversationId?}` → 200 `{call}`: the cloud calls a tool
- *   now, signed like the agent's calls, on the endpoint that has it on (`endpoint`: an id or a URL); without
- *   `input`, a plausible one made from the tool's input schema.
+ * - `POST /v1/emulator/calls {tool, input?, endpoint?, conversationId?}` → 200 `{call}`: the cloud calls a
+ *   `low`/`medium` tool now, signed like the agent's calls, on the endpoint that has it on (`endpoint`: an id
+ *   or a URL); without `input`, a plausible one made from the tool's input schema. A `reviewed`/`high` tool
+ *   answers 202 `{approval}`: held for the reviewer or a teammate, as Median runs it.
+ * - conversations, approvals' decisions, teammate runs and keys: conversation-routes.ts.
  */
-export function createEmulatorRoutes(options: { registry: EndpointRegistry; approvals: Approvals; caller: Pick<ToolCaller, 'callTool'> }) {
+export function createEmulatorRoutes(options: { registry: EndpointRegistry; approvals: Approvals; caller: Pick<ToolCaller, 'callTool'>; more: ConversationRoutes }) {
   async function hold(body: Json, callerKey: string): Promise<{ status: number; body: unknown }> {
     const url = checkEndpointUrl(body.url);
     const tools = body.tools;
@@ -44,41 +43,33 @@ export function createEmulatorRoutes(options: { registry: EndpointRegistry; appr
     if (body.endpoint !== undefined && typeof body.endpoint !== 'string') throw new ApiError(400, 'invalid_body', '"endpoint" is an endpoint id (tep_…) or its URL.');
     const endpointUrl = typeof body.endpoint === 'string' ? (/^https?:/i.test(body.endpoint) ? body.endpoint : options.registry.byId(body.endpoint).url) : undefined;
     const tool = body.tool;
-    const input =
-      (body.input as Record<string, unknown> | undefined) ?? sampleInput(options.registry.findTool(tool, endpointUrl).tool.inputSchema);
-    const result = await coded(() =>
-      options.caller.callTool({
-        tool,
-        input,
-        ...(endpointUrl === undefined ? {} : { endpointUrl }),
-        ...(typeof body.conversationId === 'string' ? { conversationId: body.conversationId } : {}),
-      }),
-    );
-    return { status: 200, body: { call: result } };
-  }
-
-  async function coded<T>(run: () => Promise<T> | T): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (isMedianDevError(error)) {
-        const status = typeof error.details?.status === 'number' ? error.details.status : 400;
-        throw new ApiError(status, error.code, error.message);
-      }
-      throw error;
+    const found = options.registry.findTool(tool, endpointUrl);
+    const input = (body.input as Record<string, unknown> | undefined) ?? sampleInput(found.tool.inputSchema);
+    const request = {
+      tool,
+      input,
+      ...(endpointUrl === undefined ? {} : { endpointUrl }),
+      ...(typeof body.conversationId === 'string' ? { conversationId: body.conversationId } : {}),
+    };
+    // As Median runs each risk: reviewed and high wait for a decision, nothing is sent yet.
+    if (needsApproval(found.tool.risk)) {
+      const approval = await asApiAnswer(() => options.approvals.request(request));
+      return { status: 202, body: { approval } };
     }
+    const result = await asApiAnswer(() => options.caller.callTool(request));
+    const notes = found.tool.risk === 'medium' ? ["The agent asked for the customer's yes first (risk medium)."] : [];
+    return { status: 200, body: { call: notes.length > 0 ? { ...result, notes } : result } };
   }
 
   return {
-    async handle(method: string, path: string, body: Json, callerKey: string): Promise<{ status: number; body: unknown }> {
+    async handle(method: string, path: string, body: Json, callerKey: string, query: URLSearchParams = new URLSearchParams()): Promise<{ status: number; body: unknown }> {
       const rest = path.slice(EMULATOR_PREFIX.length);
-      if (method !== 'POST') throw new ApiError(405, 'method_not_allowed', `${path} answers POST, not ${method}.`, { allow: 'POST' });
-      if (rest === '/endpoints') return hold(body, callerKey);
-      if (rest === '/calls') return call(body);
-      if (rest === '/approvals') {
+      if (method === 'POST' && rest === '/endpoints') return hold(body, callerKey);
+      if (method === 'POST' && rest === '/calls') return call(body);
+      if (method === 'POST' && rest === '/approvals') {
         if (typeof body.tool !== 'string') throw new ApiError(400, 'invalid_body', 'Send {"tool": "name", "input": {…}}.');
         const tool = body.tool;
-        const approval = await coded(() =>
+        const approval = await asApiAnswer(() =>
           options.approvals.request({
             tool,
             ...(typeof body.input === 'object' && body.input !== null ? { input: body.input as Record<string, unknown> } : {}),
@@ -87,20 +78,15 @@ export function createEmulatorRoutes(options: { registry: EndpointRegistry; appr
         );
         return { status: 201, body: { approval } };
       }
-      const approve = /^\/approvals\/([^/]+)\/approve$/.exec(rest);
-      if (approve) {
-        const fault = body.fault;
-        if (fault !== undefined && !FAULTS.includes(fault as ApprovedRunFault)) {
-          throw new ApiError(400, 'invalid_body', `"fault" is one of: ${FAULTS.join(', ')}.`);
-        }
-        const call = await coded(() =>
-          options.approvals.approve(decodeURIComponent(approve[1]!), {
-            ...(typeof body.approvedBy === 'string' ? { approvedBy: body.approvedBy } : {}),
-            ...(fault === undefined ? {} : { fault: fault as ApprovedRunFault }),
-          }),
-        );
-        return { status: 200, body: { call } };
+      let answered: { status: number; body: unknown } | undefined;
+      try {
+        answered = await options.more.handle(method, rest, query, body);
+      } catch (error) {
+        if (error instanceof URIError) answered = undefined; // a malformed %-escape: no route matches it
+        else throw error;
       }
+      if (answered) return answered;
+      if (method !== 'POST' && method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${path} answers GET and POST, not ${method}.`, { allow: 'GET, POST' });
       throw new ApiError(404, 'not_found', `No emulator route answers ${method} ${path}.`);
     },
   };

@@ -225,6 +225,8 @@ export function createEndpointRegistry(options: EndpointRegistryOptions) {
       record.held = tools;
       return { record, synced: queueSync(record) };
     },
+    /** An automatic sync (before a new conversation's first reply): not rate limited; resolves when it ran. */
+    syncNow: (record: EndpointRecord): Promise<Endpoint> => queueSync(record),
     /** The sync after a connect's answer. */
     syncInBackground(record: EndpointRecord): void {
       void queueSync(record);

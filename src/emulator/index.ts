@@ -9,5 +9,7 @@ export { API_KEY_RULES } from './api-auth.js';
 export { ENDPOINT_URL_RULES } from './endpoint-url-rules.js';
 export { sampleInput } from './sample-input.js';
 export type { HeldEndpointSpec } from './held-endpoint.js';
-export type { ApprovalRequest, ApproveOptions, ApprovedRunFault } from './approvals.js';
+export type { ApprovalRequest, ApproveOptions, ApprovedRunFault, ReviewerDecision, TeammateRun } from './approvals.js';
+export type { Conversation, ThreadEntry, FirstReplySync } from './conversations.js';
+export type { AgentCallOutcome } from './agent-calls.js';
 export { parseTunnelDomain, tunnelDomainResolver, tunnelHostUrl, TUNNEL_DOMAIN_FORM, type TunnelDomain } from './tunnel-domains.js';

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Endpoint } from '../median/index.js';
-import { MedianDevError, silentLogger, type Logger } from '../shared/index.js';
+import type { Endpoint, Visitor } from '../median/index.js';
+import { MedianDevError, silentLogger, systemClock, type Clock, type Logger } from '../shared/index.js';
 import { createApiHandler } from './api-routes.js';
 import { ApiError } from './api-error.js';
-import { createApprovals, type ApprovalRequest, type ApproveOptions } from './approvals.js';
+import { createApprovals, type ApprovalRequest, type ApproveOptions, type ReviewerDecision, type TeammateRun } from './approvals.js';
+import { createAgentCalls, type AgentCallOutcome } from './agent-calls.js';
+import { createConversations, type Conversation } from './conversations.js';
 import { createEmulatorRoutes } from './emulator-routes.js';
+import { createConversationRoutes } from './conversation-routes.js';
 import { checkEndpointUrl } from './endpoint-url-rules.js';
 import { heldTool, type HeldEndpointSpec } from './held-endpoint.js';
 import { resolveLimits, type EmulatorLimits } from './emulator-limits.js';
@@ -38,7 +41,12 @@ export interface EmulatorOptions {
   fallbackResolve?: HostResolver;
   limits?: Partial<EmulatorLimits>;
   logger?: Logger;
+  /** @deprecated use `clock`; read only when `clock` is absent. */
   now?: () => number;
+  /** The emulator's time: signing, approval expiry, the reviewer's delay, the hourly no-result check. Default real time. */
+  clock?: Clock;
+  /** What the automated reviewer does with `reviewed` calls; default approve (after `limits.reviewerDelayMs`). */
+  reviewer?: ReviewerDecision;
 }
 
 export interface Emulator {
@@ -86,6 +94,28 @@ export interface Emulator {
    * tool is gone or `fault` says so. Also `POST /v1/emulator/approvals/{id}/approve`.
    */
   approve(id: string, options?: ApproveOptions): Promise<EmulatedCall>;
+  /** A teammate declines it: nothing is sent. Also `POST /v1/emulator/approvals/{id}/deny`. */
+  deny(id: string, options?: { as?: string }): ApprovalRequest;
+  approval(id: string): ApprovalRequest;
+  approvals(state?: ApprovalRequest['state']): ApprovalRequest[];
+  /** A teammate runs a tool themselves, at any risk. Also `POST /v1/emulator/runs`. */
+  runAsTeammate(run: TeammateRun): Promise<EmulatedCall>;
+  /** Every approved run once it ended (the reviewer's, a teammate's, one the hourly check marked). */
+  onRun(listener: (call: EmulatedCall) => void): () => void;
+  /**
+   * A new conversation: every endpoint syncs before its first reply (the
+   * wait is measured in `firstReply`), and it keeps that tool set while
+   * open. Also `POST /v1/emulator/conversations`.
+   */
+  startConversation(options?: { id?: string; visitor?: Visitor }): Promise<Conversation>;
+  conversation(id: string): Conversation;
+  /** A new customer message: a new turn of 3 calls. */
+  newTurn(id: string): Conversation;
+  /** The agent calls a tool in the conversation, by the rules of its risk and the turn. */
+  agentCall(conversationId: string, request: { tool: string; input?: Record<string, unknown> }): Promise<AgentCallOutcome>;
+  /** The conversation ends: its pending approvals expire. */
+  endConversation(id: string): Conversation;
+  setArchived(id: string, isArchived: boolean): Conversation;
   diagnostics(endpointUrl?: string): Promise<EmulatedDiagnostics>;
   startTraffic(options: TrafficOptions): Traffic;
   close(): Promise<void>;
@@ -100,7 +130,8 @@ function newEndpointId(): string {
  * every manifest rule, and signed tool calls. Resolves once listening.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const now = options.now ?? Date.now;
+  const clock: Clock = options.clock ?? (options.now ? { ...systemClock, now: options.now } : systemClock);
+  const now = (): number => clock.now();
   const logger = options.logger ?? silentLogger;
   const limits = resolveLimits(options.limits);
   const keys = createKeyRing(options.key ?? generateMedianKey());
@@ -129,13 +160,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }),
   });
   const caller = createToolCaller({ registry, secretFor: (key) => keys.secretFor(key), limits, now, resolvers, signal: closing.signal, logger });
-  const approvals = createApprovals({ registry, caller, now });
+  const conversations = createConversations({ registry, limits, clock });
+  const approvals = createApprovals({ registry, caller, conversations, limits, clock, logger, ...(options.reviewer ? { reviewer: options.reviewer } : {}) });
+  const agentCall = createAgentCalls({ registry, caller, conversations, approvals, limits });
+  const endConversation = (id: string): Conversation => {
+    conversations.end(id);
+    approvals.expireConversation(id);
+    return conversations.get(id);
+  };
   const server: Server = createServer(
     createApiHandler({
       keys,
       registry,
       connectRate: createRateLimiter(limits.connectRate, now),
-      extensions: createEmulatorRoutes({ registry, approvals, caller }),
+      extensions: createEmulatorRoutes({
+        registry,
+        approvals,
+        caller,
+        more: createConversationRoutes({ conversations, approvals, agentCall, keys, endConversation: (id) => endConversation(id) }),
+      }),
       logger,
     }),
   );
@@ -190,12 +233,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     requestApproval: (request) => approvals.request(request),
     approve: (id, approveOptions) => approvals.approve(id, approveOptions),
+    deny: (id, denyOptions) => approvals.deny(id, denyOptions),
+    approval: (id) => approvals.get(id),
+    approvals: (state) => approvals.list(state),
+    runAsTeammate: (run) => approvals.runAsTeammate(run),
+    onRun: (listener) => approvals.onRun(listener),
+    startConversation: (start) => conversations.start(start),
+    conversation: (id) => conversations.get(id),
+    newTurn: (id) => conversations.newTurn(id),
+    agentCall,
+    endConversation,
+    setArchived: (id, isArchived) => conversations.setArchived(id, isArchived),
     diagnostics: (endpointUrl) => caller.diagnostics(endpointUrl),
     startTraffic: (trafficOptions) =>
-      startTraffic(trafficOptions, { registry, callTool: caller.callTool, logger, closed: closing.signal }),
+      startTraffic(trafficOptions, {
+        registry,
+        startConversation: (start) => conversations.start(start),
+        newTurn: (id) => conversations.newTurn(id),
+        agentCall,
+        onRun: (listener) => approvals.onRun(listener),
+        logger,
+        closed: closing.signal,
+      }),
     close() {
       closed ??= (async () => {
         closing.abort();
+        approvals.close();
         await Promise.allSettled([
           new Promise<void>((resolve) => {
             server.close(() => resolve());

@@ -9,11 +9,13 @@ import {
   type ToolCall,
   type Verdict,
   type Visitor,
+  type ManifestTool,
+  judgeApprovedRun,
 } from '../median/index.js';
 import { MedianDevError, type Logger } from '../shared/index.js';
 import { ApiError } from './api-error.js';
 import type { EmulatorLimits } from './emulator-limits.js';
-import type { EndpointRegistry } from './endpoint-registry.js';
+import type { EndpointRecord, EndpointRegistry } from './endpoint-registry.js';
 import { heldCallAnswer } from './held-endpoint.js';
 import { sendOutbound, type HostResolver, type OutboundResult } from './outbound-request.js';
 
@@ -59,6 +61,10 @@ export interface EmulatedCall {
    * result…", "The tool request failed…"); the thread shows `<tool> did not run: <error>`.
    */
   runError?: string;
+  /** False for a run that was sent but never reported (Median still waits; the hourly check marks it). */
+  isReported?: false;
+  /** What else happened around the call (the customer's yes a `medium` tool asks for first). */
+  notes?: string[];
 }
 
 export interface EmulatedDiagnostics {
@@ -161,7 +167,63 @@ export function createToolCaller(options: ToolCallerOptions) {
     });
   }
 
+  /**
+   * Sends the call to `target` (an endpoint and the manifest entry the caller
+   * holds for the tool: the live one, or a conversation's copy of the last
+   * sync), signed with the key that endpoint is bound to.
+   */
+  async function callOn(target: { record: EndpointRecord; tool: ManifestTool }, request: CallToolRequest): Promise<EmulatedCall> {
+    const found = target;
+    const risk = found.tool.risk;
+    const approvedBy = request.approvedBy ?? defaultApprovedBy(risk);
+    const call: ToolCall = {
+      tool: request.tool,
+      toolCallId: request.toolCallId ?? (needsApproval(risk) ? newApprovalRequestId() : newToolCallId()),
+      input: request.input ?? {},
+      context: {
+        conversationId: request.conversationId ?? newConversationId(),
+        risk,
+        visitor: request.visitor ?? { verified: false },
+        ...(approvedBy === undefined ? {} : { approvedBy }),
+      },
+    };
+    const startedAt = new Date(options.now()).toISOString();
+    const endpointUrl = found.record.url;
+    // An endpoint the emulator holds (production, a teammate's tunnel) is answered here; nothing listens at its URL.
+    const result = found.record.held ? heldCallAnswer(endpointUrl, call.tool) : await post(found.record, JSON.stringify(call), limits.callTimeoutMs);
+    const { facts, body } = toFacts(result);
+    // An approved call that failed is what the thread shows: "<tool> did not run: <error>".
+    const verdict = judgeApprovedRun(
+      call.tool,
+      call.context,
+      judgeAnswer(facts, { ...MEDIAN_CALL_LIMITS, timeoutMs: limits.callTimeoutMs, maxAnswerBytes: limits.maxAnswerBytes }),
+    );
+    options.logger.info('emulator: tool called', {
+      tool: call.tool,
+      toolCallId: call.toolCallId,
+      status: facts.status,
+      verdict: verdict.kind,
+      durationMs: facts.durationMs,
+    });
+    return {
+      tool: call.tool,
+      toolCallId: call.toolCallId,
+      conversationId: call.context.conversationId,
+      endpointUrl,
+      risk,
+      input: call.input,
+      visitor: call.context.visitor,
+      ...(approvedBy === undefined ? {} : { approvedBy }),
+      startedAt,
+      status: facts.status,
+      body,
+      durationMs: facts.durationMs,
+      verdict,
+    };
+  }
+
   return {
+    callOn,
     /**
      * A signed tool call like the cloud's: 10 s, no redirects, 100 KB. The
      * risk comes from the synced manifest. Throws `tool_not_found` (the docs'
@@ -174,53 +236,8 @@ export function createToolCaller(options: ToolCallerOptions) {
       } catch (error) {
         throw asCodedError(error);
       }
-      const risk = found.tool.risk;
-      const approvedBy = request.approvedBy ?? defaultApprovedBy(risk);
-      const call: ToolCall = {
-        tool: request.tool,
-        toolCallId: request.toolCallId ?? (needsApproval(risk) ? newApprovalRequestId() : newToolCallId()),
-        input: request.input ?? {},
-        context: {
-          conversationId: request.conversationId ?? newConversationId(),
-          risk,
-          visitor: request.visitor ?? { verified: false },
-          ...(approvedBy === undefined ? {} : { approvedBy }),
-        },
-      };
-      const startedAt = new Date(options.now()).toISOString();
-      const endpointUrl = found.record.url;
-      // An endpoint the emulator holds (production, a teammate's tunnel) is answered here; nothing listens at its URL.
-      const result = found.record.held ? heldCallAnswer(endpointUrl, call.tool) : await post(found.record, JSON.stringify(call), limits.callTimeoutMs);
-      const { facts, body } = toFacts(result);
-      const verdict = judgeAnswer(facts, {
-        ...MEDIAN_CALL_LIMITS,
-        timeoutMs: limits.callTimeoutMs,
-        maxAnswerBytes: limits.maxAnswerBytes,
-      });
-      options.logger.info('emulator: tool called', {
-        tool: call.tool,
-        toolCallId: call.toolCallId,
-        status: facts.status,
-        verdict: verdict.kind,
-        durationMs: facts.durationMs,
-      });
-      return {
-        tool: call.tool,
-        toolCallId: call.toolCallId,
-        conversationId: call.context.conversationId,
-        endpointUrl,
-        risk,
-        input: call.input,
-        visitor: call.context.visitor,
-        ...(approvedBy === undefined ? {} : { approvedBy }),
-        startedAt,
-        status: facts.status,
-        body,
-        durationMs: facts.durationMs,
-        verdict,
-      };
+      return callOn(found, request);
     },
-
     /**
      * `{"op":"diagnostics"}`, signed: Median waits 8 s and keeps the first
      * 2,000 characters. Without `endpointUrl`, the one connected endpoint

@@ -21,3 +21,5 @@ export * from './input-schema.js';
 export * from './load-fixes.js';
 export { diffResponses, diffLines, type ResponseDiff, type DiffLine } from './response-diff.js';
 export { recordedToolCall, type RecordedToolCall } from './recorded-tool-call.js';
+export * from './approved-run.js';
+export * from './run-fixes.js';

@@ -1,4 +1,6 @@
-import { INVALID_INPUT_MESSAGES as MESSAGES } from './messages.js';
+import { INVALID_INPUT_MESSAGES } from './messages.js';
+
+type InputMessages = typeof INVALID_INPUT_MESSAGES;
 
 /**
  * Checks a tool input against the tool's `inputSchema` from the manifest the
@@ -14,7 +16,7 @@ interface PropertySchema {
   enum?: unknown;
 }
 
-function typeProblem(name: string, schema: PropertySchema, value: unknown): string | undefined {
+function typeProblem(name: string, schema: PropertySchema, value: unknown, MESSAGES: InputMessages): string | undefined {
   if (Array.isArray(schema.enum)) {
     const values = schema.enum.filter((v): v is string => typeof v === 'string');
     return typeof value === 'string' && values.includes(value) ? undefined : MESSAGES.mustBeOneOf(name, values);
@@ -32,7 +34,8 @@ function typeProblem(name: string, schema: PropertySchema, value: unknown): stri
   }
 }
 
-export function checkInputAgainstSchema(schema: unknown, input: unknown): InputSchemaCheck {
+/** `messages`: the route's wording (default), or Median's own when a teammate runs a tool (RUN_INPUT_MESSAGES). */
+export function checkInputAgainstSchema(schema: unknown, input: unknown, MESSAGES: InputMessages = INVALID_INPUT_MESSAGES): InputSchemaCheck {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { ok: false, message: 'The input must be a JSON object, like {"orderNumber":"A-1001"}.' };
   }
@@ -46,7 +49,7 @@ export function checkInputAgainstSchema(schema: unknown, input: unknown): InputS
       if (required.has(name)) return { ok: false, message: MESSAGES.required(name) };
       continue;
     }
-    const problem = typeProblem(name, property ?? {}, given);
+    const problem = typeProblem(name, property ?? {}, given, MESSAGES);
     if (problem !== undefined) return { ok: false, message: problem };
   }
   if (s.additionalProperties === false) {
@@ -55,7 +58,7 @@ export function checkInputAgainstSchema(schema: unknown, input: unknown): InputS
       if (Object.hasOwn(properties, name) || given === null) continue;
       return {
         ok: false,
-        message: allowed.length === 0 ? `Unexpected field "${name}". This tool's input allows no fields.` : MESSAGES.unexpectedField(name, allowed),
+        message: allowed.length === 0 && MESSAGES === INVALID_INPUT_MESSAGES ? `Unexpected field "${name}". This tool's input allows no fields.` : MESSAGES.unexpectedField(name, allowed),
       };
     }
   }

@@ -191,12 +191,36 @@ export const INVALID_INPUT_MESSAGES = Object.freeze({
 });
 
 /**
- * Approval and run errors: the two `tool_not_found` messages, word for word
- * (the emulator answers a call or a switch on a tool with them).
+ * Approval and run errors (tool-errors.txt), word for word: what approving,
+ * denying or running a tool answers.
  */
 export const RUN_MESSAGES = Object.freeze({
+  settled: 'This request has already been reviewed.',
+  expiredConversationEnded: 'This request expired because the conversation ended.',
+  expiredNoDecision: 'This request expired without a decision.',
+  notFound: 'This request is unavailable in your inbox.',
   /** No endpoint declares the tool. */
   notSwitchedOn: (tool: string): string => `${tool} is not one of your switched on tools.`,
   /** An endpoint declares it, but its switch is off (or its endpoint is not usable). */
   unavailableOrDisabled: (tool: string): string => `${tool} is unavailable or disabled. Check its settings in Agent > Tools.`,
+  tooManyRunning: 'Three tools are already running in this conversation. Wait for one to finish.',
+  conversationArchived: 'Move this conversation out of the archive before running a tool.',
+  conversationIdOrAs: 'Use conversationId or as, not both. A conversation uses its stored visitor identity.',
+  /** What the thread shows when an approved call fails ("What the agent does when a tool fails"). */
+  didNotRun: (tool: string, error: string): string => `${tool} did not run: ${error}`,
+});
+
+/**
+ * invalid_input when a teammate runs or approves a tool: the docs' two
+ * examples ("orderNumber is needed to run this.", "days has to be a
+ * number."); the other kinds follow the same pattern and are OURS.
+ */
+export const RUN_INPUT_MESSAGES: typeof INVALID_INPUT_MESSAGES = Object.freeze({
+  required: (field: string): string => `${field} is needed to run this.`,
+  mustBeString: (field: string): string => `${field} has to be a string.`,
+  mustBeNumber: (field: string): string => `${field} has to be a number.`,
+  mustBeBoolean: (field: string): string => `${field} has to be true or false.`,
+  mustBeOneOf: (field: string, values: readonly string[]): string => `${field} has to be one of: ${values.join(', ')}.`,
+  unexpectedField: (field: string, allowed: readonly string[]): string =>
+    allowed.length === 0 ? `${field} is not an input of this tool. It takes none.` : `${field} is not an input of this tool. It takes: ${allowed.join(', ')}.`,
 });

@@ -1,4 +1,5 @@
 import type { CallRecord } from './call-record.js';
+import { verdictLabel } from './approved-run.js';
 
 /**
  * The call filter language: the TUI's `/` filter and `median-dev calls`
@@ -63,7 +64,8 @@ function termMatches(record: CallRecord, term: FilterTerm): boolean {
     case 'tool':
       return (record.tool ?? '').toLowerCase().includes(value);
     case 'verdict':
-      return record.verdict.kind.startsWith(value);
+      // A failed approved call matches its kind and `did-not-run`, its label.
+      return record.verdict.kind.startsWith(value) || verdictLabel(record.verdict).startsWith(value);
     case 'status': {
       const status = record.response?.status;
       if (value === 'none') return status === undefined;

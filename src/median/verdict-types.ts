@@ -26,6 +26,13 @@ export interface Verdict {
    * docs' "Call errors" message), e.g. `The endpoint answered 500. boom: it broke`.
    */
   callError?: string;
+  /**
+   * Set when an APPROVED call (a teammate's or the reviewer's yes, or a
+   * teammate's own run) failed: what the thread shows, `<tool> did not run:
+   * <error>`. The conversation turns unread and the agent treats the action
+   * as not done (tool-errors.txt, "What the agent does when a tool fails").
+   */
+  didNotRun?: string;
 }
 
 /** What the proxy (or the emulator) saw of an answer, for judging it. */

@@ -14,6 +14,7 @@ import type {
   SignatureStatus,
   VerdictLimits,
 } from '../median/index.js';
+import { judgeApprovedRun } from '../median/index.js';
 import type { BodyCapture } from './body-capture.js';
 import { decodeContent, isBinaryContentType } from './content-decoding.js';
 import { answerDeadlineMs, judgeRecordedAnswer } from './judge-recorded-answer.js';
@@ -102,8 +103,10 @@ export function buildCallRecord(facts: ExchangeFacts, settings: RecordSettings):
   else if (lateAnswer) answer.failure = 'timeout';
   else if (facts.status !== null && !facts.responseComplete) answer.failure = 'connection';
 
-  const verdict = judgeRecordedAnswer(facts.kind, answer, settings.limits, settings.endpointUrl);
   const call = facts.classified?.toolCall;
+  const judged = judgeRecordedAnswer(facts.kind, answer, settings.limits, settings.endpointUrl);
+  // An approved call that failed is what the thread shows: "<tool> did not run: <error>".
+  const verdict = call ? judgeApprovedRun(call.tool, call.context, judged) : judged;
   const partial = facts.classified?.partial;
   return {
     id: facts.id,

@@ -10,8 +10,10 @@
 
 /** Codes in Median's docs (tool-errors.txt, tool-endpoint-reference.txt) we produce, pass on or match. */
 const MEDIAN_CODES = [
+  'approval_expired',
   'approval_not_found',
   'approval_settled',
+  'conversation_archived',
   'duplicate_endpoint',
   'endpoint_not_found',
   'endpoint_required',
@@ -35,6 +37,7 @@ const MEDIAN_CODES = [
   'no_endpoint',
   'rate_limited',
   'stale_timestamp',
+  'too_many_running',
   'too_many_tool_endpoints',
   'tool_not_found',
   'unknown_op',
@@ -153,6 +156,8 @@ const OWN_CODES = [
   // emulator
   'emulator_listen_failed',
   'emulator_not_running',
+  'conversation_not_found',
+  'conversation_ended',
   'invalid_tunnel_domain',
   'not_found',
   'tool_call_failed',

@@ -18,3 +18,4 @@ export { safeText, safeLine, safeJson, escapeJsonControls, safeStrings, safeTerm
 export { mapStrings } from './map-strings.js';
 export { OWNER_LABELS, type EndpointOwner } from './endpoint-owner.js';
 export { INSPECTOR_SESSION_HEADER, LEGACY_INSPECTOR_COOKIE, maskInspectorCredentials } from './inspector-session.js';
+export { systemClock, everyOnClock, type Clock, type ClockTimer } from './clock.js';

@@ -1,4 +1,4 @@
-import { signatureAge, type CallRecord } from '../median/index.js';
+import { signatureAge, verdictLabel, type CallRecord } from '../median/index.js';
 import { formatClock, formatDuration, statusColor, verdictColor } from './format-row.js';
 import { plainText, seg, wrapText, type StyledLine } from './styled-text.js';
 
@@ -70,7 +70,7 @@ export function formatDetailLines(record: CallRecord, width?: number): StyledLin
     seg(`${formatClock(record.receivedAt)}  `, 'gray'),
     seg(status === undefined ? 'no answer' : `HTTP ${status}`, statusColor(status)),
     seg('  '),
-    seg(record.verdict.kind, verdictColor(record.verdict.kind), { bold: true }),
+    seg(verdictLabel(record.verdict), verdictColor(record.verdict.kind), { bold: true }),
     seg(`  ${formatDuration(record.durationMs)}`),
     seg(record.risk ? `  risk ${record.risk}` : '', record.risk === 'high' || record.risk === 'reviewed' ? 'yellow' : undefined),
   ]);

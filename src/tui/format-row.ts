@@ -1,4 +1,6 @@
 import type { CallRecord, SignatureStatus, VerdictKind } from '../median/index.js';
+// Deep, so the browser inspector's bundle that reuses this file stays free of Node modules.
+import { verdictLabel } from '../median/approved-run.js';
 import { fit, fitLine, plainText, seg, type Color, type Segment, type StyledLine } from './styled-text.js';
 
 /** Fixed columns: time 8, status 4, verdict 15, ms 7, signature 1, replay 1, and the gaps. */
@@ -87,7 +89,7 @@ export function formatRowSegments(record: CallRecord, width: number): StyledLine
   line.push(
     seg(fit(status === undefined ? '—' : String(status), STATUS_WIDTH), statusColor(status)),
     seg(' '),
-    seg(fit(record.verdict.kind, VERDICT_WIDTH), verdictColor(record.verdict.kind)),
+    seg(fit(verdictLabel(record.verdict), VERDICT_WIDTH), verdictColor(record.verdict.kind)),
     seg(' '),
     seg(fit(formatDuration(record.durationMs), MS_WIDTH, 'right'), (record.durationMs ?? 0) >= 8000 ? 'yellow' : undefined),
     seg(' '),

@@ -14,7 +14,7 @@ export interface TestEmulator {
 }
 
 /** Short limits so no test waits for the cloud's 10 s. */
-export const TEST_EMULATOR_LIMITS = Object.freeze({ syncTimeoutMs: 1_000, callTimeoutMs: 1_000, diagnosticsTimeoutMs: 1_000 });
+export const TEST_EMULATOR_LIMITS = Object.freeze({ syncTimeoutMs: 1_000, callTimeoutMs: 1_000, diagnosticsTimeoutMs: 1_000, reviewerDelayMs: 20 });
 
 /** A loopback port nothing listens on: connecting to it is refused at once. */
 async function closedPort(): Promise<number> {

@@ -1,5 +1,5 @@
 import { createCallStore, type CallStore } from '../../recorder/index.js';
-import { parseFilter, recordMatches, type CallRecord, type VerdictKind } from '../../median/index.js';
+import { parseFilter, recordMatches, verdictLabel, type CallRecord, type VerdictKind } from '../../median/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
@@ -28,7 +28,7 @@ function rowOf(r: CallRecord, style: Style): string[] {
     r.receivedAt.slice(11, 23),
     (r.tool ?? style.dim(r.kind)) + (r.repeats !== undefined && r.repeats > 1 ? style.yellow(` ×${r.repeats}`) : ''),
     String(r.response?.status ?? '—'),
-    styleVerdict(style, r.verdict.kind),
+    styleVerdict(style, r.verdict.kind, verdictLabel(r.verdict)),
     r.durationMs === null ? '—' : String(Math.round(r.durationMs)),
     styleSignature(style, r.signature),
     (r.toolCallId || style.dim(r.id)) + (r.replayOf ? style.cyan(' ↻') : ''),

@@ -1,21 +1,19 @@
-import type { EmulatedCall } from '../../emulator/index.js';
+import type { ApprovalRequest, EmulatedCall } from '../../emulator/index.js';
+import { approvalLine, emulatorFlags } from './emulate-approve-command.js';
+import { cliCommandLine } from '../command-line.js';
 import { secretsToMask, type VerdictKind } from '../../median/index.js';
 import { MedianDevError, UserError, receivedErrorCode } from '../../shared/errors.js';
 import { safeLine, safeText } from '../../shared/output-sanitiser.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
-import { emulatorEnvPath, readEmulatorEnv } from '../emulator-env-file.js';
+import { findEmulatorApi } from '../emulator-api.js';
 import { createOutputMasker } from '../output-masker.js';
 import { QuietFailure } from '../quiet-failure.js';
 import { readInputFlag } from '../read-input-flag.js';
 import { createStyle, styleVerdict } from '../terminal-style.js';
 import { printAnswer } from './call-command.js';
-import { emulatorDataDir } from './emulate-command.js';
 
 /** What the agent gets no result from: the call failed. */
 const FAILED: readonly VerdictKind[] = ['threw', 'invalid-input', 'not-answering'];
-
-/** Longer than the cloud's 10 s call limit: the emulator always answers first. */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * `median-dev emulate call <tool>`: the running emulator (found through its
@@ -23,36 +21,18 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * the endpoint's public URL, and this prints what the agent would see.
  */
 export async function runEmulateCall(tool: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
-  const dataDir = emulatorDataDir(options, io);
-  const kept = await readEmulatorEnv(dataDir);
-  const apiUrl = kept.apiUrl;
-  const key = kept.key ?? (io.env.MEDIAN_KEY || undefined);
-  const notRunning = (why: string): UserError =>
-    new UserError('emulator_not_running', `No emulator answers for the data dir ${dataDir}: ${why}.`, {
-      hint: `Start one with \`median-dev emulate${typeof options.dataDir === 'string' ? ` --data-dir ${dataDir}` : ''}\` (emulate call takes the same --data-dir).`,
-    });
-  if (!apiUrl) throw notRunning(`${emulatorEnvPath(dataDir)} does not exist or names no MEDIAN_API_URL`);
-  if (!key) throw notRunning('the emulator runs with your MEDIAN_KEY, and none is set here');
+  const api = await findEmulatorApi(options, io);
+  const key = api.key;
   const input = typeof options.input === 'string' ? await readInputFlag(options.input, io.cwd) : undefined;
-
-  let response: Response;
-  try {
-    response = await fetch(`${apiUrl}/v1/emulator/calls`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        tool,
-        ...(input ? { input } : {}),
-        ...(typeof options.endpoint === 'string' ? { endpoint: options.endpoint } : {}),
-        ...(typeof options.conversation === 'string' ? { conversationId: options.conversation } : {}),
-      }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-  } catch {
-    throw notRunning(`nothing answers at ${apiUrl}`);
-  }
-  const answer = (await response.json().catch(() => undefined)) as { call?: EmulatedCall; error?: { code?: string; message?: string } } | undefined;
-  if (!response.ok || !answer?.call) {
+  const response = await api.request('POST', '/v1/emulator/calls', {
+    tool,
+    ...(input ? { input } : {}),
+    ...(typeof options.endpoint === 'string' ? { endpoint: options.endpoint } : {}),
+    ...(typeof options.conversation === 'string' ? { conversationId: options.conversation } : {}),
+  });
+  const answer = response.body as { call?: EmulatedCall; approval?: ApprovalRequest; error?: { code?: string; message?: string } } | undefined;
+  if (response.status === 202 && answer?.approval) return printHeld(answer.approval, options, io);
+  if (response.status !== 200 || !answer?.call) {
     const code = typeof answer?.error?.code === 'string' ? receivedErrorCode(answer.error.code) : 'median_bad_answer';
     throw new UserError(code, `The emulator did not call ${safeLine(tool)}: ${safeLine(answer?.error?.message ?? `HTTP ${response.status}`)}`, {
       hint: code === 'tool_not_found' ? 'Is the endpoint synced with that tool switched on? `median-dev endpoints` lists them.' : 'Check the emulator’s output.',
@@ -81,4 +61,19 @@ export async function runEmulateCall(tool: string, options: Record<string, unkno
       hint: `median-dev show ${call.toolCallId} has the whole call, as the running start recorded it.`,
     });
   }
+}
+
+/** A `reviewed`/`high` tool: Median holds the call for a decision, nothing is sent yet. */
+function printHeld(approval: ApprovalRequest, options: Record<string, unknown>, io: CliIo): void {
+  if (options.json === true) return writeJson(io, { approval });
+  const style = createStyle(useColor(io));
+  writeLine(io.stdout, approvalLine(approval));
+  writeLine(
+    io.stdout,
+    approval.waitingFor === 'reviewer'
+      ? `Risk reviewed: the agent asked for the customer's yes; the automated reviewer decides next (it approves as "The reviewer" or hands it to a teammate).`
+      : "Risk high: nothing is sent until a teammate approves it in the conversation.",
+  );
+  const flags = emulatorFlags(options);
+  writeLine(io.stdout, style.dim(`Approve: ${cliCommandLine(io)} emulate approve ${approval.id} --as <name>${flags}   Decline: ${cliCommandLine(io)} emulate deny ${approval.id}${flags}`));
 }

@@ -1,5 +1,6 @@
 import type { CallRecord, RecordedMessage } from '../../median/call-record.js';
 import { MEDIAN_CALL_LIMITS } from '../../median/verdict-types.js';
+import { verdictLabel } from '../../median/approved-run.js';
 import { formatDuration, verdictColor } from '../../tui/format-row.js';
 import { el, replaceChildren } from '../dom.js';
 import type { Controller } from '../controller.js';
@@ -107,7 +108,7 @@ export function createDetailView(controller: Controller): { element: HTMLElement
       el('header', {}, el('h2', {}, isToolCall ? (record.tool ?? '?') : `(${record.kind})`), el('div', { class: 'c-gray mono' }, record.toolCallId || record.id), actions, curl),
       section(
         'What the agent sees',
-        field('verdict', el('span', { class: `c-${verdictColor(record.verdict.kind)}`, data: { testid: 'verdict' } }, record.verdict.kind)),
+        field('verdict', el('span', { class: `c-${verdictColor(record.verdict.kind)}`, data: { testid: 'verdict' } }, verdictLabel(record.verdict))),
         agentView(record),
         record.verdict.callError ? field("Median's log", record.verdict.callError) : null,
         ...record.verdict.warnings.map((w) => el('div', { class: 'warning' }, `⚠ ${w.message} [${w.code}]`)),

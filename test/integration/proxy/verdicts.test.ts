@@ -124,3 +124,28 @@ describe('verdicts from hand-made answers', () => {
     expect(record?.verdict).toMatchObject({ kind: 'answered', agentSees: '{"orderNumber":"A1","status":"shipped"}' });
   });
 });
+
+describe('an approved call that fails at the route, through the proxy', () => {
+  function approved(tool: string, input: Record<string, unknown>, approvedBy: string) {
+    return JSON.stringify({ tool, toolCallId: 'apr_0123456789abcdef01234567', input, context: { conversationId: 'conv_9', risk: 'high', visitor: { verified: false }, approvedBy } });
+  }
+
+  it.each([
+    { tool: 'chargeCard', input: { orderNumber: 'A1', amount: 5 }, kind: 'threw', thread: 'chargeCard did not run: The card processor is offline. Nothing was charged.' },
+    { tool: 'refundOrder', input: { orderNumber: 'A1' }, kind: 'invalid-input', thread: 'refundOrder did not run: The endpoint answered 400. invalid_input: amount is required.' },
+  ])('$kind is recorded as what the thread shows', async ({ tool, input, kind, thread }) => {
+    const { proxy, waitForRecords } = await useExampleRoute();
+    await send(`${proxy.url}${ROUTE}`, signedPost(approved(tool, input, 'Dana Reyes')));
+    const [record] = await waitForRecords(1);
+    expect(record?.verdict).toMatchObject({ kind, didNotRun: thread, agentSees: thread });
+    expect(record?.verdict.warnings.map((w) => w.code)).toContain('approved_call_failed');
+  });
+
+  it('a test from the CLI is no approval: its failure keeps the normal verdict', async () => {
+    const { proxy, waitForRecords } = await useExampleRoute();
+    await send(`${proxy.url}${ROUTE}`, signedPost(approved('chargeCard', { orderNumber: 'A1', amount: 5 }, 'A test from the CLI')));
+    const [record] = await waitForRecords(1);
+    expect(record?.verdict.kind).toBe('threw');
+    expect(record?.verdict.didNotRun).toBeUndefined();
+  });
+});
