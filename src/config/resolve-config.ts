@@ -181,13 +181,9 @@ export async function resolveStartConfig(
   flags: StartFlags,
   context: ConfigContext & { isTTY: boolean },
 ): Promise<Readonly<StartConfig>> {
-  // `start` sets what the other commands remember: its --target/--route win,
-  // and the defaults apply rather than the last start's values.
-  const base = await resolveConfig(
-    { ...flags, target: flags.target ?? DEFAULTS.target, route: flags.route ?? DEFAULTS.route },
-    context,
-    { remembersMedianApi: false },
-  );
+  // Left out, --target and --route are what the last start in the data dir used (README, --help);
+  // the Median API is not: an emulator's URL from an earlier run would hide the real one.
+  const base = await resolveConfig(flags, context, { remembersMedianApi: false });
   const tunnel = flags.tunnel ?? DEFAULTS.tunnel;
   if (!(TUNNEL_PROVIDERS as readonly string[]).includes(tunnel)) {
     throw usage('invalid_tunnel', `--tunnel must be one of ${TUNNEL_PROVIDERS.join(', ')}, not "${tunnel}".`);

@@ -7,6 +7,7 @@ import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/ind
 import type { Logger } from '../shared/logger.js';
 import type { EnvVars } from './env-vars.js';
 import { decideUrlChangeMode, type UrlChangeMode } from './url-change-mode.js';
+import { TARGET_SILENT_AFTER_MS, type TargetWatch } from './target-watch.js';
 
 /**
  * On shutdown the dev server gets 2 s after SIGTERM before SIGKILL (restarts
@@ -33,6 +34,8 @@ export interface ChildRestartPolicyOptions {
   logger: Logger;
   signal: AbortSignal;
   timing: Partial<{ routeReadyTimeoutMs: number; childStopGraceMs: number; envReloadWaitMs: number }>;
+  /** Says `target_unreachable` when the dev server runs but nothing answers at --target. */
+  targetWatch?: TargetWatch;
 }
 
 /**
@@ -109,7 +112,10 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     emit: (event) => {
       options.emit(event);
       if (event.event === 'child' && event.state === 'starting') loadErrorsSaid.clear();
-      if (event.event === 'output') sayLoadError(event.line);
+      if (event.event === 'output') {
+        sayLoadError(event.line);
+        options.targetWatch?.noteOutput(event.line);
+      }
       if (event.event === 'output' && mode.kind === 'reloads' && mode.server.isReloadLine(event.line)) {
         lastReloadAt = Date.now();
         for (const wake of reloadWaiters) wake();
@@ -186,12 +192,15 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     async waitUntilAnswering() {
       if (!child.hasCommand) return;
       // The endpoint's sync reaches the route only once the restarted dev server answers.
-      await waitForRoute({
+      const isAnswering = await waitForRoute({
         url: `${config.target}${config.route}`,
         timeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
         isWorthWaiting: () => child.isRunning,
         signal: options.signal,
+        silentAfterMs: TARGET_SILENT_AFTER_MS,
+        onSilent: () => options.targetWatch?.unreachable('the dev server runs, but the connection is refused'),
       });
+      if (isAnswering) options.targetWatch?.answered();
     },
     async startAtRememberedUrl() {
       if (!child.hasCommand || child.isStarted) return;

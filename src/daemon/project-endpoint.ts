@@ -4,6 +4,7 @@ import type { NewDaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { KeyRotation } from './key-rotation.js';
 import { openRouteWithKey } from './route-opener.js';
+import type { TargetWatch } from './target-watch.js';
 import { registrationDomains } from '../tunnel/index.js';
 
 export interface ProjectEndpointOptions {
@@ -15,6 +16,8 @@ export interface ProjectEndpointOptions {
   logger: Logger;
   signal: AbortSignal;
   timing: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number }>;
+  /** Says `target_unreachable` while the route is opened and nothing answers at --target. */
+  targetWatch?: TargetWatch;
 }
 
 /** This project's Median endpoint: remembered in the data dir, connected through our proxy, with the key in use. */
@@ -43,6 +46,7 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
         key: () => keys.key(),
         readyTimeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
         signal: options.signal,
+        ...(options.targetWatch ? { targetWatch: options.targetWatch } : {}),
       }),
     autoFix: config.autoFix,
     emit: options.emit,

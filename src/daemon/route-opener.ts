@@ -2,6 +2,7 @@ import type { RouteConnectOutcome } from '../endpoints/index.js';
 import { parseRetryAfter } from '../median/index.js';
 import { pause } from '../shared/delay.js';
 import { reconnectDelayMs, type BackoffOptions } from '../tunnel/index.js';
+import { TARGET_SILENT_AFTER_MS, type TargetWatch } from './target-watch.js';
 
 export interface RouteOpenerOptions {
   /** The route's URL through our own proxy (so the connect is recorded). */
@@ -14,6 +15,8 @@ export interface RouteOpenerOptions {
   /** Between attempts: the tunnel's backoff policy, from 1 s doubling to 10 s (tests shorten it). */
   backoff?: BackoffOptions;
   signal?: AbortSignal;
+  /** Told when our proxy found nothing at --target for TARGET_SILENT_AFTER_MS, and when it answers. */
+  targetWatch?: TargetWatch;
 }
 
 
@@ -25,7 +28,8 @@ export interface RouteOpenerOptions {
  * dev server is not opened every couple of seconds (each try is recorded).
  */
 export async function openRouteWithKey(options: RouteOpenerOptions): Promise<RouteConnectOutcome> {
-  const deadline = Date.now() + options.readyTimeoutMs;
+  const startedAt = Date.now();
+  const deadline = startedAt + options.readyTimeoutMs;
   let attempt = 0;
   let lastReason = 'the dev server is not answering';
   while (!options.signal?.aborted) {
@@ -48,11 +52,13 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
       const isOurProxyGap =
         response.status === 502 && (body as { error?: { code?: string } } | null)?.error?.code === 'target_unreachable';
       if (!isOurProxyGap) {
+        options.targetWatch?.answered();
         // A route that passes Median's Retry-After on (a 429) sets how long the daemon waits before opening it again.
         const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), Date.now());
         return { kind: 'answer', status: response.status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
       }
       lastReason = 'the dev server is not answering';
+      if (Date.now() - startedAt >= TARGET_SILENT_AFTER_MS) options.targetWatch?.unreachable('the connection was refused, or nothing listens there');
     } catch (error) {
       lastReason = error instanceof Error ? error.message : String(error);
     }

@@ -20,6 +20,7 @@ import { createKeyRotation } from './key-rotation.js';
 import { createProjectEndpoint } from './project-endpoint.js';
 import { createRecordSink } from './record-sink.js';
 import { createReplayCommand } from './replay-command.js';
+import { createTargetWatch } from './target-watch.js';
 import { createSerialQueue } from './serial-queue.js';
 import { claimDataDir } from './claim-data-dir.js';
 import { createShutdown, type RunningParts } from './shutdown.js';
@@ -143,9 +144,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const vars = createEnvVars(fileVars);
     const keys = createKeyRotation({ config, vars, emit, report, logger });
     const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
-    const child = createChildRestartPolicy({ config, daemonPid: options.pid, command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing });
+    const targetWatch = createTargetWatch({ target: config.target, route: config.route, emit });
+    const child = createChildRestartPolicy({ config, daemonPid: options.pid, command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch });
     running.child = () => child.close();
-    const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing });
+    const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch });
     const routeRetry = createRouteRetry({
       routeUrl: `${config.target}${config.route}`,
       isCurrent: (url) => url === toolsUrl.current(),

@@ -109,6 +109,7 @@ const OWN_CODES = [
   'proxy_port_in_use',
   'proxy_loop',
   'target_is_proxy',
+  'target_unreachable',
   'route_unreachable',
   'route_load_error',
   // tunnel (tunnel/tunnel-errors.ts names them)

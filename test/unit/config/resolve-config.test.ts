@@ -39,11 +39,15 @@ describe('resolveConfig', () => {
     expect(told).toMatchObject({ target: 'http://127.0.0.1:7777', route: '/median', envFile: null, medianKey: undefined, medianApi: 'http://127.0.0.1:4300' });
   });
 
-  it('start uses its own flags and defaults, not what the last start remembered', async () => {
+  it('start reuses the last start\'s --target and --route, but not its Median API', async () => {
     const cwd = await useDir();
-    await updateProjectState(join(cwd, '.median-dev'), { target: 'http://127.0.0.1:5555', medianApi: 'http://127.0.0.1:4100' });
+    await updateProjectState(join(cwd, '.median-dev'), { target: 'http://127.0.0.1:5555', route: '/tools', medianApi: 'http://127.0.0.1:4100' });
     const config = await resolveStartConfig({}, { env: {}, cwd, isTTY: false });
-    expect(config).toMatchObject({ target: 'http://localhost:3000', route: '/api/median', medianApi: 'https://api.median.sh', port: 4141, tui: false, restartOnUrlChange: 'auto' });
+    expect(config).toMatchObject({ target: 'http://127.0.0.1:5555', route: '/tools', medianApi: 'https://api.median.sh', port: 4141, tui: false, restartOnUrlChange: 'auto' });
+    const fresh = await resolveStartConfig({}, { env: {}, cwd: await useDir(), isTTY: false });
+    expect(fresh).toMatchObject({ target: 'http://localhost:3000', route: '/api/median' });
+    const told = await resolveStartConfig({ target: 'http://localhost:3001' }, { env: {}, cwd, isTTY: false });
+    expect(told.target).toBe('http://localhost:3001');
   });
 
   it.each([
