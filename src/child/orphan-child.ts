@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { readRegularFile } from '../shared/regular-file.js';
 import { join, resolve } from 'node:path';
 import { isProcessGroupAlive, killProcessTreeNow, readProcessStartTime } from '../platform/index.js';
 import { writeFileAtomic } from '../shared/private-files.js';
@@ -55,7 +56,8 @@ export async function forgetChild(dataDir: string): Promise<void> {
 export async function reapOrphanChild(dataDir: string): Promise<string | undefined> {
   let note: unknown;
   try {
-    note = JSON.parse(await readFile(join(dataDir, CHILD_FILE), 'utf8')) as unknown;
+    // Not through a link planted in the data dir: that is an unreadable note.
+    note = JSON.parse((await readRegularFile(join(dataDir, CHILD_FILE), { noFollow: true })).toString('utf8')) as unknown;
   } catch {
     return undefined; // no note (the last daemon stopped cleanly) or an unreadable one
   }

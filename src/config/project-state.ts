@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRegularFile } from '../shared/regular-file.js';
 import { UserError, errorCode } from '../shared/errors.js';
 import { ensurePrivateDir, writeFileAtomic } from '../shared/private-files.js';
 
@@ -32,7 +32,8 @@ const STATE_FILE = 'state.json';
 export async function readProjectState(dataDir: string): Promise<ProjectState> {
   let text: string;
   try {
-    text = await readFile(join(dataDir, STATE_FILE), 'utf8');
+    // Never through a link planted in the data dir (ENOTREGULAR: data_dir_unreadable below, which says so).
+    text = (await readRegularFile(join(dataDir, STATE_FILE), { noFollow: true })).toString('utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { version: STATE_VERSION };
     if (errorCode(error) === 'ENOTDIR') {
@@ -41,7 +42,7 @@ export async function readProjectState(dataDir: string): Promise<ProjectState> {
         cause: error,
       });
     }
-    throw new UserError('data_dir_unreadable', `Cannot read ${join(dataDir, STATE_FILE)} (${errorCode(error) ?? String(error)}).`, {
+    throw new UserError('data_dir_unreadable', `Cannot read ${join(dataDir, STATE_FILE)} (${error instanceof Error && errorCode(error) === 'ENOTREGULAR' ? error.message : (errorCode(error) ?? String(error))}).`, {
       hint: 'Check the data dir permissions, or pass another --data-dir.',
       cause: error,
     });

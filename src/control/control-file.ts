@@ -1,4 +1,5 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
+import { readRegularFile } from '../shared/regular-file.js';
 import { isProcessAlive } from '../platform/index.js';
 import { join } from 'node:path';
 import type { DaemonSettings } from '../config/index.js';
@@ -79,7 +80,8 @@ export async function removeControlFileIfOurs(dataDir: string, instanceId: strin
 
 async function readIfPresent(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    // A link planted in the data dir is not followed (ENOTREGULAR is thrown, as other read errors are).
+    return (await readRegularFile(path, { noFollow: true })).toString('utf8');
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return undefined;
     throw error;

@@ -243,8 +243,8 @@ export function createCallStore(dataDir: string): CallStore {
           counted.set(segment.path, { size: scan.bytes, lines: scan.lines - scan.repeatLines });
           total += scan.lines - scan.repeatLines;
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          // Deleted by retention since the listing: its records are gone.
+          if (!['ENOENT', 'ENOTREGULAR'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+          // Deleted by retention since the listing (its records are gone), or a link put in its place (never read).
         }
       }
       return total;

@@ -1,4 +1,5 @@
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { isNotRegularFileError, openRegularFile } from '../shared/regular-file.js';
 import { join } from 'node:path';
 
 /**
@@ -25,21 +26,34 @@ export function segmentFileName(seq: number): string {
   return `calls-${String(seq).padStart(6, '0')}.jsonl`;
 }
 
-/** The segments in a calls folder, oldest first; none when it does not exist. */
-export async function listSegments(callsDir: string): Promise<SegmentFile[]> {
-  let names: string[];
+/**
+ * The segments in a calls folder, oldest first; none when it does not exist.
+ * Only regular files count: a symlink (or anything else) named like a
+ * segment is never read or written through, it is listed in `refused`.
+ */
+export async function listSegmentFiles(callsDir: string): Promise<{ segments: SegmentFile[]; refused: string[] }> {
+  let entries;
   try {
-    names = await readdir(callsDir);
+    entries = await readdir(callsDir, { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { segments: [], refused: [] };
     throw error;
   }
   const segments: SegmentFile[] = [];
-  for (const name of names) {
-    const match = SEGMENT_PATTERN.exec(name);
-    if (match?.[1] !== undefined) segments.push({ seq: Number(match[1]), path: join(callsDir, name) });
+  const refused: string[] = [];
+  for (const entry of entries) {
+    const match = SEGMENT_PATTERN.exec(entry.name);
+    if (match?.[1] === undefined) continue;
+    const path = join(callsDir, entry.name);
+    if (entry.isFile()) segments.push({ seq: Number(match[1]), path });
+    else refused.push(path);
   }
-  return segments.sort((a, b) => a.seq - b.seq);
+  return { segments: segments.sort((a, b) => a.seq - b.seq), refused };
+}
+
+/** The segments (regular files) in a calls folder, oldest first. */
+export async function listSegments(callsDir: string): Promise<SegmentFile[]> {
+  return (await listSegmentFiles(callsDir)).segments;
 }
 
 /** How the recorder starts a repeat line (`{"repeatOf": …}`, see RepeatLine): a count, not a record. */
@@ -57,7 +71,7 @@ export interface SegmentScan {
 
 /** Counts the complete lines of a segment (and its repeat lines) and tells whether its end is torn. */
 export async function scanSegment(path: string): Promise<SegmentScan> {
-  const handle = await open(path, 'r');
+  const handle = await openRegularFile(path, { noFollow: true });
   try {
     const buffer = Buffer.allocUnsafe(1024 * 1024);
     const prefix = REPEAT_LINE_START;
@@ -103,9 +117,10 @@ export async function scanSegment(path: string): Promise<SegmentScan> {
 export async function* readLinesBackward(path: string, chunkBytes = READ_CHUNK_BYTES): AsyncGenerator<Buffer> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await openRegularFile(path, { noFollow: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    // Gone (retention), or no longer a regular file (a link put in its place): nothing of ours to read.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || isNotRegularFileError(error)) return;
     throw error;
   }
   try {

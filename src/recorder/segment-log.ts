@@ -1,9 +1,9 @@
 import { constants, fstatSync } from 'node:fs';
-import { chmod, open, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
 import { segmentsToDrop, type RetentionLimits } from './retention.js';
-import { listSegments, scanSegment, segmentFileName } from './segment-files.js';
+import { listSegmentFiles, scanSegment, segmentFileName } from './segment-files.js';
 import { writeAll } from './write-all.js';
 
 /**
@@ -13,8 +13,10 @@ import { writeAll } from './write-all.js';
  * batch is written, then fdatasync'ed.
  */
 const DSYNC = typeof constants.O_DSYNC === 'number' ? constants.O_DSYNC : 0;
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | DSYNC;
-const CREATE_FLAGS = APPEND_FLAGS | constants.O_EXCL;
+/** Never through a symlink planted in the calls folder (O_EXCL alone does not follow one either). */
+const NOFOLLOW = typeof constants.O_NOFOLLOW === 'number' ? constants.O_NOFOLLOW : 0;
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | DSYNC | NOFOLLOW;
+const CREATE_FLAGS = APPEND_FLAGS | constants.O_CREAT | constants.O_EXCL;
 /** The open segment is compared with the file at its path at most this often (a cheap link count check runs every batch). */
 const HANDLE_CHECK_MS = 1_000;
 
@@ -55,10 +57,14 @@ export class SegmentLog {
 
   /** Creates the folder (0700) and takes stock of the segments already there. */
   async prepare(): Promise<void> {
-    await ensurePrivateDir(this.callsDir);
+    await ensurePrivateDir(this.callsDir, { noFollow: true });
     const segments: Segment[] = [];
     let lastEndsCleanly = true;
-    for (const file of await listSegments(this.callsDir)) {
+    const { segments: files, refused } = await listSegmentFiles(this.callsDir);
+    for (const path of refused) {
+      this.logger.warn(`${path} is not a regular file (a symbolic link?); median-dev never reads or writes through one in its data dir. Remove it.`, { path });
+    }
+    for (const file of files) {
       const scan = await scanSegment(file.path);
       segments.push({ ...file, records: scan.lines, bytes: scan.bytes, onDisk: true });
       lastEndsCleanly = scan.endsCleanly;
@@ -215,12 +221,21 @@ export class SegmentLog {
     if (this.handle && this.handleSeq === live.seq) return this.handle;
     await this.closeHandle();
     if (!this.folderChecked) {
-      await ensurePrivateDir(this.callsDir);
+      await ensurePrivateDir(this.callsDir, { noFollow: true });
       this.folderChecked = true;
     }
     let handle: FileHandle;
     if (live.onDisk) {
-      handle = await open(live.path, APPEND_FLAGS, 0o600);
+      try {
+        handle = await open(live.path, APPEND_FLAGS, 0o600);
+      } catch (error) {
+        // A link put where the segment was: refused (said so), and recording goes on in a new segment.
+        if (!['ELOOP', 'EMLINK'].includes(errorCode(error) ?? '')) throw error;
+        this.logger.warn(`${live.path} became a symbolic link; median-dev does not write through it and records into a new segment. Remove it.`, { path: live.path });
+        this.lastSeq += 1;
+        Object.assign(live, this.segmentAt(this.lastSeq), { records: 0, bytes: 0, onDisk: false });
+        return this.openLive(live);
+      }
     } else {
       // A new segment must really be new: O_EXCL fails on a name someone else took.
       for (;;) {
@@ -239,8 +254,8 @@ export class SegmentLog {
     this.handleSeq = live.seq;
     // Just opened by its path: it is the file there.
     this.handleCheckedAt = this.now();
-    // The mode given to open is cut by the umask and ignored for a file that exists.
-    await chmod(live.path, 0o600).catch(() => {
+    // The mode given to open is cut by the umask and ignored for a file that exists; on the handle, never a path a link could redirect.
+    await handle.chmod(0o600).catch(() => {
       /* Windows ignores POSIX modes. */
     });
     if (live.bytes === 0 && live.records === 0) await this.syncFolder();

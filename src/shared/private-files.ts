@@ -9,11 +9,15 @@ import { randomBytes } from 'node:crypto';
  * folder had before when that was not 0700 (so the caller can say it
  * changed it), else undefined.
  */
-export async function ensurePrivateDir(dir: string): Promise<number | undefined> {
+export async function ensurePrivateDir(dir: string, options: { noFollow?: boolean } = {}): Promise<number | undefined> {
   let before: number | undefined;
   try {
-    before = (await stat(dir)).mode & 0o777;
-  } catch {
+    const found = await lstat(dir);
+    // A folder inside the data dir (calls/) that is a link would lead every record (and this chmod) outside it.
+    if (options.noFollow && !found.isDirectory()) throw notAFolder(dir, found.isSymbolicLink());
+    before = (found.isSymbolicLink() ? await stat(dir) : found).mode & 0o777;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOTREGULAR') throw error;
     before = undefined; // created below
   }
   await mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: unknown) => explainMkdirFailure(dir, error));
@@ -25,6 +29,11 @@ export async function ensurePrivateDir(dir: string): Promise<number | undefined>
   // Where chmod does nothing (Windows), nothing changed to report.
   const after = (await stat(dir)).mode & 0o777;
   return after === before ? undefined : before;
+}
+
+function notAFolder(dir: string, isLink: boolean): Error {
+  const what = isLink ? 'a symbolic link' : 'not a folder';
+  return Object.assign(new Error(`${dir} is ${what}; median-dev never follows links inside its data dir. Remove it.`), { code: 'ENOTREGULAR', path: dir, kind: isLink ? 'symlink' : 'other' });
 }
 
 /**
