@@ -19,6 +19,12 @@ export interface ProjectState {
   /** Every tools URL this data dir has used (proof an endpoint was ours). */
   tunnelUrls?: string[];
   /**
+   * The domains the last start's tunnel server names tunnels under: an
+   * endpoint there is a dev tunnel (a teammate's on the same server), never
+   * production; other commands classify endpoints with them too.
+   */
+  tunnelDomains?: string[];
+  /**
    * `start --allow-production-org` was given once: this project may connect
    * into an organisation that holds production endpoints.
    */
@@ -75,7 +81,7 @@ export async function readProjectState(dataDir: string): Promise<ProjectState> {
 /** The fields median-dev writes are strings (tunnelUrls: strings; allowProductionOrg: a boolean); unknown ones are kept as they are. */
 function isFieldOk(name: string, value: unknown): boolean {
   if (name === 'version') return true;
-  if (name === 'tunnelUrls') return Array.isArray(value) && value.every((url) => typeof url === 'string');
+  if (name === 'tunnelUrls' || name === 'tunnelDomains') return Array.isArray(value) && value.every((item) => typeof item === 'string');
   if (STRING_FIELDS.has(name)) return typeof value === 'string';
   if (name === 'allowProductionOrg') return typeof value === 'boolean';
   return true;

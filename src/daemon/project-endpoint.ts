@@ -53,8 +53,17 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
     logger: options.logger,
     routeUrl: `${config.target}${config.route}`,
     // The domains the tunnel server may name our tunnels under (what its registration was checked against).
-    tunnelDomains: config.tunnel === 'localtunnel' ? registrationDomains(new URL(config.tunnelHost), config.tunnelDomains) : [],
+    tunnelDomains: devTunnelDomains(config),
     signal: options.signal,
     ...(timing.syncTimeoutMs ? { syncTimeoutMs: timing.syncTimeoutMs } : {}),
   });
+}
+
+/**
+ * The domains the tunnel server may name tunnels under (what its registration
+ * is checked against): an endpoint there is a dev tunnel, this project's or a
+ * teammate's on the same server, never production.
+ */
+export function devTunnelDomains(config: Pick<StartConfig, 'tunnel' | 'tunnelHost' | 'tunnelDomains'>): string[] {
+  return config.tunnel === 'localtunnel' ? registrationDomains(new URL(config.tunnelHost), config.tunnelDomains) : [];
 }

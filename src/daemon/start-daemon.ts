@@ -17,7 +17,7 @@ import { createEnvVars } from './env-vars.js';
 import { createEventHub } from './event-hub.js';
 import { createEventMasker } from './event-masker.js';
 import { createKeyRotation } from './key-rotation.js';
-import { createProjectEndpoint } from './project-endpoint.js';
+import { createProjectEndpoint, devTunnelDomains } from './project-endpoint.js';
 import { createRecordSink } from './record-sink.js';
 import { createReplayCommand } from './replay-command.js';
 import { createTargetWatch } from './target-watch.js';
@@ -135,6 +135,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       route: config.route,
       proxyUrl: proxy.url,
       medianApi: config.medianApi,
+      tunnelDomains: devTunnelDomains(config),
       // --allow-production-org is remembered for this project; --no-allow-production-org forgets it.
       ...(config.allowProductionOrg === undefined ? {} : { allowProductionOrg: config.allowProductionOrg }),
     });

@@ -9,6 +9,8 @@ export interface ProjectMemory {
   tunnelUrls?: string[] | undefined;
   /** Given `--allow-production-org` once: connect even though the organisation holds production endpoints. */
   allowProductionOrg?: boolean | undefined;
+  /** The tunnel server's domains (the last start's): endpoints under them are dev tunnels, never production. No proof of ownership. */
+  tunnelDomains?: readonly string[] | undefined;
 }
 
 export interface ClassifiedEndpoint extends Endpoint {
@@ -40,6 +42,7 @@ export function classifyEndpoints(
   options: { extraTunnelDomains?: readonly string[] } = {},
 ): ClassifiedEndpoint[] {
   const ours = ourEndpoints(memory);
+  const domains = [...(options.extraTunnelDomains ?? []), ...(memory.tunnelDomains ?? [])];
   const current = endpoints.find((e) => e.id === memory.endpointId) ?? endpoints.find((e) => e.url === memory.toolsUrl);
   const clashUrls = new Set<string>();
   for (const e of current ? [current] : []) {
@@ -48,7 +51,7 @@ export function classifyEndpoints(
   }
   return endpoints.map((e) => {
     const isCurrent = current !== undefined && e.id === current.id;
-    const owner = isCurrent ? 'this-project' : ownerOf(e, ours, options.extraTunnelDomains);
+    const owner = isCurrent ? 'this-project' : ownerOf(e, ours, domains);
     const isThisProject = owner === 'this-project';
     return {
       ...e,
@@ -56,7 +59,7 @@ export function classifyEndpoints(
       isCurrent,
       isThisProject,
       isStale: isThisProject && !isCurrent,
-      isTunnelUrl: isTunnelUrl(e.url, options.extraTunnelDomains),
+      isTunnelUrl: isTunnelUrl(e.url, domains),
       clashesWithCurrent: clashUrls.has(e.url),
     };
   });

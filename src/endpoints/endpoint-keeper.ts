@@ -203,7 +203,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       }
       const memory = await options.readMemory();
       const other = await findByUrl(clash.otherUrl);
-      const otherOwner = other === undefined ? undefined : ownerOf(other, ourEndpoints(memory));
+      const otherOwner = other === undefined ? undefined : ownerOf(other, ourEndpoints(memory), tunnelDomains);
       const isOurs = other !== undefined && other.id !== current.id && otherOwner === 'this-project' && mayTouch(other, memory);
       if (!other || !isOurs || !options.autoFix || heal >= MAX_HEALS) {
         emitEndpoint('sync-failed', current);

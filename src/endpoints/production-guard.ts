@@ -31,7 +31,8 @@ export function decideProductionGuard(
 ): ProductionGuardDecision {
   // The URL just written as MEDIAN_TOOLS_URL proves nothing (a tunnel server or --public-url chose it): only the id and the history do.
   const proof: ProjectMemory = { ...memory, toolsUrl: undefined };
-  const classified = classifyEndpoints(endpoints, proof, { ...(options.extraTunnelDomains ? { extraTunnelDomains: options.extraTunnelDomains } : {}) });
+  // An endpoint under the configured tunnel server's domains is a dev tunnel (a teammate on the same server), never production.
+  const classified = classifyEndpoints(endpoints, proof, { extraTunnelDomains: [...(options.extraTunnelDomains ?? []), ...(options.tunnelDomains ?? [])] });
   const taken = options.toolsUrl === undefined ? [] : productionAtOrigin(endpoints, options.toolsUrl, memory, options.tunnelDomains);
   if (taken.length > 0) {
     const ids = new Set(taken.map((e) => e.id));

@@ -56,6 +56,8 @@ export interface E2eWorldOptions {
   envFileText?: ((key: string) => string) | null;
   /** A project folder made beforehand (a framework app with its node_modules); default a fresh temp folder. */
   projectDir?: string;
+  /** The loopback tunnel server's domain (a self-hosted server's, e.g. `lt.example.test`); default its own. */
+  tunnelDomain?: string;
 }
 
 /**
@@ -67,7 +69,7 @@ export async function useE2eWorld(options: E2eWorldOptions = {}): Promise<E2eWor
   if (!existsSync(CLI_PATH) || !existsSync(EXAMPLE_ROUTE)) {
     throw new Error(`The e2e tests spawn the built CLI: run \`npx tsc -p .\` first (${CLI_PATH} or ${EXAMPLE_ROUTE} is missing).`);
   }
-  const tunnelServer = await useTunnelServer();
+  const tunnelServer = await useTunnelServer(options.tunnelDomain ? { domain: options.tunnelDomain } : {});
   const { emulator, client, clientWithKey } = await useEmulator({ resolve: (hostname) => tunnelServer.resolve(hostname) });
   const projectDir = options.projectDir ?? (await useTempDir('median-dev-e2e-'));
   const dataDir = join(projectDir, '.median-dev');
