@@ -24,6 +24,7 @@ export interface CommandHandlers {
   emulateCall(tool: string, options: Options, io: CliIo): Promise<void>;
   emulateDecision(decision: 'approve' | 'deny', id: string, options: Options, io: CliIo): Promise<void>;
   emulateApprovals(options: Options, io: CliIo): Promise<void>;
+  diagnostics(options: Options, io: CliIo): Promise<void>;
   demo(options: Options, io: CliIo): Promise<void>;
 }
 
@@ -49,5 +50,6 @@ export const commandHandlers: CommandHandlers = {
   emulateCall: async (tool, options, io) => (await import('./commands/emulate-call-command.js')).runEmulateCall(tool, options, io),
   emulateDecision: async (decision, id, options, io) => (await import('./commands/emulate-approve-command.js')).runEmulateDecision(decision, id, options, io),
   emulateApprovals: async (options, io) => (await import('./commands/emulate-approve-command.js')).runEmulateApprovals(options, io),
+  diagnostics: async (options, io) => (await import('./commands/diagnostics-command.js')).runDiagnostics(options, io),
   demo: async (options, io) => (await import('./commands/demo-command.js')).runDemo(options, io),
 };

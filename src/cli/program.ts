@@ -170,6 +170,13 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
 
   withCommonOptions(
     program
+      .command('diagnostics')
+      .description('the signed {"op":"diagnostics"} Median sends when a report is filed: waits 8 s, keeps the first 2,000 characters')
+      .option('--json', 'the answer, what Median keeps and the verdict as JSON'),
+  ).action((options) => handlers.diagnostics(options, io));
+
+  withCommonOptions(
+    program
       .command('manifest')
       .description('fetch the manifest signed and check it against every sync rule')
       .option('--json', 'the manifest and the problems as JSON'),

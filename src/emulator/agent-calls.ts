@@ -73,7 +73,8 @@ export function createAgentCalls(options: {
     }
     // The conversation's copy decides risk and schema; the endpoint's switch and URL are today's.
     const record = registry.records().find((r) => r.id === copy.endpointId);
-    if (!record || !record.tools.some((t) => t.name === request.tool && t.enabled)) {
+    // Switched off since (or its endpoint removed): not called. Dropped by a later sync: the old copy still calls it.
+    if (!record || record.tools.some((t) => t.name === request.tool && !t.enabled)) {
       throw new MedianDevError('tool_not_found', RUN_MESSAGES.unavailableOrDisabled(request.tool), { details: { status: 404 } });
     }
     const input = request.input ?? sampleInput(copy.tool.inputSchema);
