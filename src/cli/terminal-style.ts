@@ -69,3 +69,29 @@ export function formatTable(header: string[], rows: string[][], style: Style): s
       .trimEnd();
   return [style.bold(line(header)), ...rows.map(line)].join('\n');
 }
+
+/** A run of text with a colour name, as the terminal UI's rows are made (src/tui's `Segment`). */
+export interface ColouredText {
+  text: string;
+  fg?: string;
+  bold?: boolean;
+}
+
+/** Text in the terminal UI's colours, with this style (grey is dim; no colour without a terminal). */
+export function styleColoured(style: Style, line: readonly ColouredText[]): string {
+  const colour: Record<string, (text: string) => string> = {
+    gray: style.dim,
+    red: style.red,
+    green: style.green,
+    yellow: style.yellow,
+    cyan: style.cyan,
+    blue: style.cyan,
+    magenta: style.magenta,
+  };
+  return line
+    .map((part) => {
+      const coloured = part.fg && colour[part.fg] ? colour[part.fg]!(part.text) : part.text;
+      return part.bold ? style.bold(coloured) : coloured;
+    })
+    .join('');
+}

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isCallRecord, isRepeatLine, withRepeats, type CallRecord, type RepeatLine, type VerdictKind } from '../median/index.js';
 import { UserError, errorCode, escapeJsonControls } from '../shared/index.js';
+import { createReceivedOrder } from './received-order.js';
 import { REPEAT_LINE_START, callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
 export interface CallQuery {
@@ -16,6 +17,12 @@ export interface CallQuery {
   text?: string;
   /** Only records this lets through (a parsed filter, a time window). */
   where?: (record: CallRecord) => boolean;
+  /**
+   * `recorded` (default): in the order they were written, which is when each
+   * call finished. `received`: newest `receivedAt` first, the order the calls
+   * came in (a slow call written last is listed where it arrived).
+   */
+  order?: 'recorded' | 'received';
 }
 
 /**
@@ -24,7 +31,7 @@ export interface CallQuery {
  * complete and skips a line still being written or torn by a crash.
  */
 export interface CallStore {
-  /** Records, most recently recorded first. */
+  /** Records, most recently recorded first (or received first: `order`). */
   list(query?: CallQuery): Promise<CallRecord[]>;
   /**
    * One record by toolCallId or record id, exactly or by a unique prefix.
@@ -163,15 +170,21 @@ export function createCallStore(dataDir: string): CallStore {
       if (query.tool !== undefined) needles.push(jsonNeedle(query.tool));
       if (query.verdict !== undefined) needles.push(jsonNeedle(query.verdict));
       const text = query.text?.toLowerCase();
+      const byReceived = query.order === 'received' ? createReceivedOrder(limit) : undefined;
       for await (const record of recordsNewestFirst(needles)) {
+        if (byReceived?.isPastLimit(record)) break;
         if (query.tool !== undefined && record.tool !== query.tool) continue;
         if (query.verdict !== undefined && record.verdict?.kind !== query.verdict) continue;
         if (text && !matchesText(record, text)) continue;
         if (query.where && !query.where(record)) continue;
+        if (byReceived) {
+          byReceived.add(record);
+          continue;
+        }
         result.push(record);
         if (result.length >= limit) break;
       }
-      return result;
+      return byReceived ? byReceived.records() : result;
     },
 
     async findByToolCallId(idOrPrefix) {

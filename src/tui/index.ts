@@ -22,6 +22,8 @@ export {
 } from './view-model.js';
 export { parseFilter, recordMatches, type RecordFilter } from './record-filter.js';
 export { formatCurl } from './curl-command.js';
+export { columnTitles, formatRowSegments } from './format-row.js';
+export type { Segment, StyledLine } from './styled-text.js';
 export { editableInputOf } from './format-detail.js';
 export { startTui, type Tui, type TuiOptions } from './start-tui.js';
 export { attachTuiToControl, type TuiControlClient, type AttachTuiOptions, type AttachedTui } from './attach-to-control.js';

@@ -4,11 +4,14 @@ import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
 import { safeJson, safeStrings } from '../../shared/output-sanitiser.js';
-import { createStyle, formatTable, styleSignature, styleVerdict, type Style } from '../terminal-style.js';
+import { columnTitles, formatRowSegments } from '../../tui/index.js';
+import { createStyle, formatTable, styleColoured, styleSignature, styleVerdict, type Style } from '../terminal-style.js';
 import { parseTimeFlag } from '../time-flag.js';
 import { watchRecordArrivals } from '../record-arrivals.js';
 
 const HEADERS = ['TIME', 'TOOL', 'STATUS', 'VERDICT', 'MS', 'SIGNATURE', 'TOOL CALL ID'];
+/** `calls -f` rows in a pipe: wide enough for whole call ids. */
+const FOLLOW_WIDTH = 120;
 
 /** The filter words (the TUI's `/` language), `--since`/`--until`, as one predicate. */
 function callPredicate(query: string[], options: Record<string, unknown>): (record: CallRecord) => boolean {
@@ -44,6 +47,8 @@ export async function runCalls(query: string[], options: Record<string, unknown>
     ...(typeof options.verdict === 'string' ? { verdict: options.verdict as VerdictKind } : {}),
     where,
     limit: parseCount(options.limit, '--limit') ?? 50,
+    // Newest first as the calls came in, not as they finished (a slow call is written last).
+    order: 'received',
   });
   saySkippedLines(store, config.dataDir, io);
   const style = createStyle(useColor(io));
@@ -74,12 +79,14 @@ async function follow(
 ): Promise<void> {
   const { io, style } = options;
   const seen = new Set<string>();
+  // Rows come one at a time, so the columns have the terminal UI's fixed widths (a pipe gets 120 columns: whole ids).
+  const width = Math.max(80, (io.stdout as { columns?: number }).columns ?? FOLLOW_WIDTH);
   const print = (record: CallRecord) => {
     seen.add(record.id);
     if (options.json) writeLine(io.stdout, safeJson(record));
-    else writeLine(io.stdout, rowOf(safeStrings([record])[0]!, style).join('  '));
+    else writeLine(io.stdout, styleColoured(style, formatRowSegments(safeStrings([record])[0]!, width)).trimEnd());
   };
-  if (!options.json) writeLine(io.stdout, style.dim(`${HEADERS.join('  ')}   (following: Ctrl-C stops)`));
+  if (!options.json) writeLine(io.stdout, `${styleColoured(style, columnTitles(width)).trimEnd()}   ${style.dim('(following: Ctrl-C stops)')}`);
   // Everything recorded so far counts as seen, matching or not.
   for (const record of await store.list({ limit: 1_000 })) seen.add(record.id);
   for (const record of [...first].reverse()) print(record);
