@@ -48,7 +48,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
         // The store's record whole (the list holds what the events carried).
         const record = (await createCallStore(config.dataDir).get(effect.record.id)) ?? effect.record;
         const mask = createOutputMasker(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
-        const { file, isNew } = await saveRecordAsTest(record, { callsDir: join(io.cwd, DEFAULT_CALLS_DIR), cwd: io.cwd, mask });
+        const { file, isNew } = await saveRecordAsTest(record, { callsDir: join(io.cwd, DEFAULT_CALLS_DIR), cwd: io.cwd, mask: mask.text });
         attached.tui.dispatch({ type: 'flash', text: isNew ? `Saved as ${file}: run it with median-dev test` : `Already saved as ${file}` });
         return;
       }

@@ -9,9 +9,11 @@ import type { EventMasker } from './event-masker.js';
 import type { ReplayAnswer } from '../events/inspector-api.js';
 import { parseFilter, recordMatches } from '../median/index.js';
 import { lastManifestTools } from './manifest-tools.js';
+import { join } from 'node:path';
+import { DEFAULT_CALLS_DIR, saveRecordAsTest } from '../saved-calls/index.js';
 
 export interface DaemonInspectorOptions {
-  config: Pick<StartConfig, 'inspectorPort' | 'target' | 'route'>;
+  config: Pick<StartConfig, 'inspectorPort' | 'target' | 'route' | 'cwd'>;
   version: string;
   store: CallStore;
   hub: Pick<EventHub, 'on' | 'snapshot'>;
@@ -57,6 +59,11 @@ export async function startDaemonInspector(options: DaemonInspectorOptions): Pro
         ...(body.atOffsetMs !== undefined ? { atOffsetMs: body.atOffsetMs } : {}),
         ...(body.confirmed ? { confirmed: true } : {}),
       })) as ReplayAnswer;
+    },
+    async saveCall(id) {
+      // The project's median-calls/, as `median-dev calls save` run there writes it; the record masked as the inspector serves it.
+      const record = options.masker.maskRecord(await options.store.findByToolCallId(id));
+      return saveRecordAsTest(record, { callsDir: join(config.cwd, DEFAULT_CALLS_DIR), cwd: config.cwd, mask: (text) => text });
     },
     curlOf(record) {
       const secret = options.secret();

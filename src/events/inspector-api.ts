@@ -101,6 +101,12 @@ export interface ReplayBody {
   confirmed?: boolean;
 }
 
+/** `POST /api/calls/{id}/save`: where the call was saved as a test (median-calls/…), and whether it was there already. */
+export interface SaveCallAnswer {
+  file: string;
+  isNew: boolean;
+}
+
 export interface ReplayAnswer {
   toolCallId: string;
   replayOf: string;

@@ -13,7 +13,7 @@ export interface ApiAnswer {
 
 export type ApiRoutesOptions = Pick<
   InspectorServerOptions,
-  'scanRecords' | 'findRecord' | 'matcherFor' | 'replay' | 'curlOf' | 'harOf' | 'readTools' | 'maskRecord'
+  'scanRecords' | 'findRecord' | 'matcherFor' | 'replay' | 'saveCall' | 'curlOf' | 'harOf' | 'readTools' | 'maskRecord'
 > & {
   index: CallIndex;
   status(): InspectorStatus;
@@ -27,7 +27,7 @@ export const MAX_HAR_RECORDS = 5_000;
 /**
  * The inspector's JSON API, behind the gate: reads of the list, a record, its
  * curl, a HAR of the filtered list, the status, the tools of the last
- * manifest read; and the one write, a replay.
+ * manifest read; and the writes: a replay, saving a call as a test.
  */
 export function createApiRoutes(options: ApiRoutesOptions): { answer(method: string, url: URL, body: unknown): Promise<ApiAnswer> } {
   const mask = options.maskRecord ?? ((record: CallRecord) => record);
@@ -76,6 +76,11 @@ export function createApiRoutes(options: ApiRoutesOptions): { answer(method: str
         return { status: 200, body: options.harOf(records), download: 'median-dev-calls.har' };
       }
       if (path === '/api/tools' && isGet) return { status: 200, body: url.searchParams.has('cached') && tools.tools ? tools : await readTools() };
+      const saveMatch = /^\/api\/calls\/([^/]+)\/save$/.exec(path);
+      if (saveMatch && options.saveCall) {
+        if (method !== 'POST') return { status: 405, body: { error: { code: 'method_not_allowed', message: 'Saving a call is a POST.' } } };
+        return { status: 200, body: await options.saveCall(decodedSegment(saveMatch[1]!)) };
+      }
       if (path === '/api/replay') {
         if (method !== 'POST') return { status: 405, body: { error: { code: 'method_not_allowed', message: 'A replay is a POST.' } } };
         return { status: 200, body: await options.replay(replayBodyOf(body)) };

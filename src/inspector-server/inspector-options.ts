@@ -1,5 +1,5 @@
 import type { DaemonEvent, DaemonSnapshot } from '../events/index.js';
-import type { ManifestTool, ReplayAnswer, ReplayBody } from '../events/inspector-api.js';
+import type { ManifestTool, ReplayAnswer, ReplayBody, SaveCallAnswer } from '../events/inspector-api.js';
 import type { CallRecord } from '../median/index.js';
 import type { Logger } from '../shared/index.js';
 import type { RecordMatcher } from './call-index.js';
@@ -18,6 +18,8 @@ export interface InspectorServerOptions {
   /** The one filter parser: null for a blank text, a coded error for a bad one. */
   matcherFor(text: string): RecordMatcher | null;
   replay(body: ReplayBody): Promise<ReplayAnswer>;
+  /** Saves a recorded tool call as a test file (median-calls/); left out, the inspector offers no save. */
+  saveCall?(id: string): Promise<SaveCallAnswer>;
   /** A curl command re-signed with a fresh timestamp, every secret masked. */
   curlOf(record: CallRecord): string;
   /** A HAR log of the records (oldest first), every secret masked. */

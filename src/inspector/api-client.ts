@@ -1,6 +1,6 @@
 import type { CallRecord } from '../median/call-record.js';
 import { INSPECTOR_SESSION_HEADER } from '../shared/inspector-session.js';
-import type { CallPage, InspectorStatus, ReplayAnswer, ReplayBody, ToolsAnswer } from '../events/inspector-api.js';
+import type { CallPage, InspectorStatus, ReplayAnswer, ReplayBody, SaveCallAnswer, ToolsAnswer } from '../events/inspector-api.js';
 
 /** An error answer of the inspector's API: its code and message. */
 export class ApiFailure extends Error {
@@ -65,6 +65,7 @@ export const api = {
   curl: (id: string) => get<{ curl: string }>(`/api/calls/${encodeURIComponent(id)}/curl`),
   tools: () => get<ToolsAnswer>('/api/tools'),
   replay: (body: ReplayBody) => post<ReplayAnswer>('/api/replay', body),
+  saveCall: (id: string) => post<SaveCallAnswer>(`/api/calls/${encodeURIComponent(id)}/save`, {}),
   /** The HAR of the filtered list, as a file's bytes (a link cannot carry the session header). */
   har: async (filter: string): Promise<Blob> => {
     const response = await request(`/api/har?filter=${encodeURIComponent(filter)}`);

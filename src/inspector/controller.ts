@@ -20,6 +20,8 @@ export interface Controller {
   copyCurl(id: string): Promise<void>;
   /** The filtered list's HAR, saved as a file. */
   downloadHar(): Promise<void>;
+  /** Saves the call as a test (median-calls/) and says where. */
+  saveCall(id: string): Promise<void>;
   openReplay(record: CallRecord, options?: { isNewId?: boolean; sendNow?: boolean }): void;
   /** Send: asks for the confirmation first where the risk needs one. */
   sendReplay(): void;
@@ -189,6 +191,14 @@ export function createController(onChange: (state: InspectorState) => void): Con
         saveFile(await api.har(state.list.filter), 'median-dev-calls.har');
       } catch (error) {
         dispatch({ type: 'flash', text: `No HAR: ${errorOf(error).message}`, level: 'error' });
+      }
+    },
+    async saveCall(id) {
+      try {
+        const { file, isNew } = await api.saveCall(id);
+        dispatch({ type: 'flash', text: isNew ? `Saved as ${file}: run it with median-dev test` : `Already saved as ${file}`, level: 'info' });
+      } catch (error) {
+        dispatch({ type: 'flash', text: `Not saved: ${errorOf(error).message}`, level: 'error' });
       }
     },
     openReplay(record, options = {}) {

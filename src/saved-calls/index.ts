@@ -11,3 +11,4 @@ export { junitReport, xmlEscape, type JunitOptions } from './junit-report.js';
 export { savedCallAsRecord } from './saved-call-record.js';
 export { toolCallsFromHar, type HarToolCalls } from './har-import.js';
 export { stableJson, canonicalJson } from './stable-json.js';
+export { DEFAULT_CALLS_DIR, saveRecordAsTest, shownPath, writeSavedCall } from './saved-call-files.js';

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ReplayAnswer } from '../../src/events/inspector-api.js';
@@ -67,6 +69,18 @@ describe('the browser inspector: the call detail, the replay age and the live li
     expect(limit).toContain("Over Median's 100 KB answer limit");
     expect(Number(/\(([\d,]+) bytes\)/.exec(limit ?? '')?.[1]?.replace(/,/g, ''))).toBeGreaterThan(102_400);
     expect(await page.$('[data-testid="cut-marker"]')).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('Save as test writes the call under the project’s median-calls/ and says where', async () => {
+    const { demo, page, pageErrors } = await openInspector();
+    const id = await openFirstCall(page, 'tool:orderStatus');
+    await page.click('[data-testid="save-call"]');
+    await page.waitForFunction(() => /Saved as median-calls\//.test((globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document.querySelector('[data-testid="flash"]')?.textContent ?? ''));
+    const file = /Saved as (median-calls\/\S+\.json)/.exec((await page.textContent('[data-testid="flash"]')) ?? '')?.[1];
+    const saved = JSON.parse(await readFile(join(demo.dataDir, 'my-shop', file!), 'utf8')) as { call: { tool: string }; savedFrom: { recordId: string } };
+    expect(saved.call.tool).toBe('orderStatus');
+    expect(saved.savedFrom.recordId).toBe(id);
     expect(pageErrors).toEqual([]);
   });
 

@@ -67,7 +67,7 @@ export async function runCallsSave(ids: string[], options: Record<string, unknow
     }
     saved.push({ saved: one, path });
   }
-  for (const { saved: one, path } of saved) await writeSavedCall(path, one, mask);
+  for (const { saved: one, path } of saved) await writeSavedCall(path, one, mask.text);
   if (config.json) {
     writeJson(io, { saved: saved.map(({ saved: one, path }) => ({ name: one.name, file: shownPath(path, io.cwd), tool: one.call.tool, verdict: one.expect.verdict })), skipped });
     return;

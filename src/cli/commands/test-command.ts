@@ -97,7 +97,7 @@ export async function runTest(files: string[], devCommand: string[], options: Re
       },
     });
     const mask = createOutputMasker(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
-    for (const result of results) if (result.rewritten) await writeSavedCall(isAbsolute(result.file) ? result.file : resolve(io.cwd, result.file), result.rewritten, mask);
+    for (const result of results) if (result.rewritten) await writeSavedCall(isAbsolute(result.file) ? result.file : resolve(io.cwd, result.file), result.rewritten, mask.text);
     const summary = summarize(results, calls.length, performance.now() - started);
     if (typeof options.junit === 'string') {
       const reached = new Set(results.map((r) => r.file));

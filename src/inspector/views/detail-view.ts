@@ -101,6 +101,7 @@ export function createDetailView(controller: Controller): { element: HTMLElement
       isToolCall ? el('button', { data: { testid: 'replay-new-id' }, on: { click: () => controller.openReplay(record, { isNewId: true, sendNow: true }) } }, 'Replay with a new id') : null,
       isToolCall ? el('button', { data: { testid: 'edit-replay' }, on: { click: () => controller.openReplay(record, { isNewId: true }) } }, 'Edit and replay…') : null,
       isToolCall ? el('button', { data: { testid: 'copy-curl' }, on: { click: () => void controller.copyCurl(record.id) } }, 'Copy as curl') : null,
+      isToolCall ? el('button', { data: { testid: 'save-call' }, title: 'Save it under median-calls/ as a test for median-dev test', on: { click: () => void controller.saveCall(record.id) } }, 'Save as test') : null,
     );
     const curl = detail.curl ? el('pre', { class: 'text curl', data: { testid: 'curl' } }, detail.curl) : null;
     replaceChildren(
