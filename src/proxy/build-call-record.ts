@@ -16,7 +16,7 @@ import type {
 } from '../median/index.js';
 import { judgeApprovedRun } from '../median/index.js';
 import type { BodyCapture } from './body-capture.js';
-import { decodeContent, isBinaryContentType } from './content-decoding.js';
+import { decodeContent, isBinaryContentType, isEncoded, type DecodedBody } from './content-decoding.js';
 import { answerDeadlineMs, judgeRecordedAnswer } from './judge-recorded-answer.js';
 
 export interface ExchangeFacts {
@@ -58,7 +58,21 @@ function bodyAsText(bytes: Buffer, contentType: string | string[] | undefined): 
   return isBinaryContentType(contentType) ? '' : bytes.toString('utf8');
 }
 
-export function buildCallRecord(facts: ExchangeFacts, settings: RecordSettings): CallRecord {
+/** Whether the answer's recorded copy needs decoding first (`decodeAnswer`, asynchronous). */
+export function hasEncodedAnswer(facts: ExchangeFacts): boolean {
+  return facts.status !== null && facts.responseHeaders !== null && facts.responseBody !== null && isEncoded(facts.responseHeaders['content-encoding']);
+}
+
+/** The answer's body decoded for the record, at most the recording limit of it, off the event loop. */
+export function decodeAnswer(facts: ExchangeFacts, settings: RecordSettings): Promise<DecodedBody> {
+  const capture = facts.responseBody;
+  const wire = capture ? capture.bytes() : Buffer.alloc(0);
+  const wholeOnWire = capture !== null && !capture.truncated && facts.responseComplete;
+  return decodeContent(wire, facts.responseHeaders?.['content-encoding'], wholeOnWire, settings.recordBodyBytes);
+}
+
+/** `decoded`: the answer as `decodeAnswer` gave it, when `hasEncodedAnswer`; otherwise the wire bytes are the answer. */
+export function buildCallRecord(facts: ExchangeFacts, settings: RecordSettings, decodedAnswer?: DecodedBody): CallRecord {
   const requestBytes = facts.requestBody.bytes();
   const request: CallRecord['request'] = {
     method: facts.method,
@@ -76,7 +90,7 @@ export function buildCallRecord(facts: ExchangeFacts, settings: RecordSettings):
     const capture = facts.responseBody;
     const wire = capture ? capture.bytes() : Buffer.alloc(0);
     const wholeOnWire = capture !== null && !capture.truncated && facts.responseComplete;
-    const decoded = decodeContent(wire, facts.responseHeaders['content-encoding'], wholeOnWire);
+    const decoded = decodedAnswer ?? { bytes: wire, size: wholeOnWire ? wire.length : undefined };
     // Decoded, the body can outgrow the wire bytes: cut it at the same limit.
     answerBody =
       decoded.bytes.length > settings.recordBodyBytes ? decoded.bytes.subarray(0, settings.recordBodyBytes) : decoded.bytes;
@@ -87,7 +101,7 @@ export function buildCallRecord(facts: ExchangeFacts, settings: RecordSettings):
       body: bodyAsText(answerBody, facts.responseHeaders['content-type']),
       size: answerSize,
     };
-    if (!wholeOnWire || answerBody.length < decoded.bytes.length) response.truncated = true;
+    if (!wholeOnWire || decoded.isCut || answerBody.length < decoded.bytes.length) response.truncated = true;
   }
 
   const deadline = answerDeadlineMs(facts.kind, settings.limits);

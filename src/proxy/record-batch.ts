@@ -6,7 +6,7 @@
  */
 import type { CallRecord } from '../median/index.js';
 import type { Logger } from '../shared/index.js';
-import { buildCallRecord, type RecordSettings } from './build-call-record.js';
+import { buildCallRecord, decodeAnswer, hasEncodedAnswer, type RecordSettings } from './build-call-record.js';
 import type { CallExchange } from './call-exchange.js';
 
 export interface RequestStartedInfo {
@@ -82,16 +82,30 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
     }
   };
 
-  const record = (exchange: CallExchange): void => {
+  const build = (exchange: CallExchange, facts: ReturnType<CallExchange['facts']>, decoded?: Parameters<typeof buildCallRecord>[2]): void => {
     let built: CallRecord;
     try {
-      built = buildCallRecord(exchange.facts(), settings);
+      built = buildCallRecord(facts, settings, decoded);
     } catch (error) {
       // A bug, but one request must not take the proxy down.
       logger.error('Building a call record failed.', { id: exchange.id, error: String(error) });
       return;
     }
     deliver(built);
+  };
+
+  const record = (exchange: CallExchange): void => {
+    const facts = exchange.facts();
+    if (!hasEncodedAnswer(facts)) {
+      build(exchange, facts);
+      return;
+    }
+    // A compressed answer is decoded on zlib's threads, bounded: counted as pending, so close() waits for its record.
+    pending += 1;
+    decodeAnswer(facts, settings)
+      .then((decoded) => build(exchange, facts, decoded))
+      .catch((error: unknown) => logger.error('Decoding an answer for its record failed.', { id: exchange.id, error: String(error) }))
+      .finally(settledOne);
   };
 
   const flush = (): void => {

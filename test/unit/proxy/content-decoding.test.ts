@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeContent, isBinaryContentType } from '../../../src/proxy/content-decoding.js';
 
 const TEXT = JSON.stringify({ result: { words: 'x'.repeat(5_000) } });
+const LIMIT = 1024 * 1024;
 
 describe('decodeContent', () => {
   it.each([
@@ -13,15 +14,15 @@ describe('decodeContent', () => {
     { encoding: 'br', bytes: brotliCompressSync(TEXT) },
     { encoding: 'deflate', bytes: deflateSync(TEXT) },
     { encoding: 'deflate', bytes: deflateRawSync(TEXT) },
-  ])('decodes a whole $encoding body and knows its size', ({ encoding, bytes }) => {
-    const decoded = decodeContent(bytes, encoding, true);
+  ])('decodes a whole $encoding body and knows its size', async ({ encoding, bytes }) => {
+    const decoded = await decodeContent(bytes, encoding, true, LIMIT);
     expect(decoded.bytes.toString()).toBe(TEXT);
     expect(decoded.size).toBe(Buffer.byteLength(TEXT));
   });
 
-  it('decodes what it can of a cut gzip body, size unknown', () => {
+  it('decodes what it can of a cut gzip body, size unknown', async () => {
     const whole = gzipSync(TEXT, { level: 0 });
-    const decoded = decodeContent(whole.subarray(0, 1_000), 'gzip', false);
+    const decoded = await decodeContent(whole.subarray(0, 1_000), 'gzip', false, LIMIT);
     expect(TEXT.startsWith(decoded.bytes.toString())).toBe(true);
     expect(decoded.bytes.length).toBeGreaterThan(0);
     expect(decoded.size).toBeUndefined();
@@ -30,8 +31,19 @@ describe('decodeContent', () => {
   it.each([
     { name: 'a body that is not what its label says', bytes: Buffer.from('plain'), encoding: 'gzip' },
     { name: 'an encoding we do not know', bytes: Buffer.from('zzz'), encoding: 'zstd' },
-  ])('gives back the bytes as they came for $name', ({ bytes, encoding }) => {
-    expect(decodeContent(bytes, encoding, true)).toEqual({ bytes, size: bytes.length });
+  ])('gives back the bytes as they came for $name', async ({ bytes, encoding }) => {
+    expect(await decodeContent(bytes, encoding, true, LIMIT)).toEqual({ bytes, size: bytes.length });
+  });
+
+  it.each([
+    { encoding: 'gzip', bytes: gzipSync(Buffer.alloc(64 * 1024 * 1024)) },
+    { encoding: 'br', bytes: brotliCompressSync(Buffer.alloc(64 * 1024 * 1024)) },
+  ])('stops a $encoding bomb at the limit: the first bytes, cut, a lower bound for its size', async ({ encoding, bytes }) => {
+    const decoded = await decodeContent(bytes, encoding, true, LIMIT);
+    expect(decoded.bytes.length).toBe(LIMIT);
+    expect(decoded.isCut).toBe(true);
+    expect(decoded.size).toBeGreaterThan(LIMIT);
+    expect(decoded.size).toBeLessThan(8 * LIMIT);
   });
 });
 
