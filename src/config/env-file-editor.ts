@@ -1,91 +1,19 @@
+import { dotenvAssignments, parseEnvBytes, type DotenvAssignment } from './dotenv-assignments.js';
+
 /**
- * Sets one variable in a dotenv file, changing no byte outside the lines that
- * assign it. Works on the file's bytes (`setEnvVariableInBytes`): a value in
- * Latin-1 or any other encoding, or bytes that are not valid UTF-8, stay
- * exactly as they were. Inside, the bytes are held as a "binary string" (one
- * character per byte, Latin-1), so the line logic below never decodes them.
- * Handles `\n`, `\r\n` and `\r` line ends (dotenv reads all three), a
- * missing final newline, a BOM,
- * `export` prefixes, quotes, trailing comments, duplicates (every assignment
- * is updated, so none is left stale) and multi-line quoted values of other
- * variables (a line inside them is never mistaken for an assignment).
+ * Sets one variable in a dotenv file, changing no byte outside the values
+ * dotenv reads for it. Works on the file's bytes: a value in Latin-1 or any
+ * other encoding, or bytes that are not valid UTF-8, stay exactly as they
+ * were. Where the assignments are is asked of dotenv's own expression
+ * (dotenv-assignments.ts), so the editor agrees with the parser on every
+ * input: a line inside another variable's multi-line value (a PEM, JSON, a
+ * single-quoted note with `\'` in it) is never mistaken for an assignment,
+ * and every assignment of the variable is updated (none is left stale).
+ * The result is checked by parsing it: dotenv must read the new value and
+ * every other variable exactly as before; where an edit in place would not
+ * give that, the variable is appended (the last assignment wins), and where
+ * nothing would, it is refused.
  */
-
-interface Line {
-  /** Start offset of the line's content in the text. */
-  start: number;
-  /** End offset of the content (before the line ending). */
-  end: number;
-}
-
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  const breaks = /\r\n|\r|\n/g;
-  for (let match = breaks.exec(text); match !== null; match = breaks.exec(text)) {
-    lines.push({ start, end: match.index });
-    start = match.index + match[0].length;
-  }
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty last line after a final line end holds no assignment.
-  if (start < text.length) lines.push({ start, end: text.length });
-  return lines;
-}
-
-/** The length of a byte order mark at the start: as text (U+FEFF) or as UTF-8 bytes in a binary string. */
-function bomLength(text: string): number {
-  // Stryker disable next-line ConditionalExpression,MethodExpression: ASSIGNMENT's \s also matches U+FEFF, and binary strings never hold it; kept so the BOM is named, not relied on by accident.
-  if (text.startsWith('\uFEFF')) return 1;
-  return text.startsWith('\u00EF\u00BB\u00BF') ? 3 : 0;
-}
-
-/** `(.*)` takes the rest of the line: a line holds no \n or \r (U+2028 in decoded text is part of the value, as dotenv reads it). */
-const ASSIGNMENT = /^(\s*(?:export\s+)?)([A-Za-z_][A-Za-z0-9_.-]*)(\s*=\s*)(.*)/;
-
-/** Where a quoted value that opens on this line but does not close on it ends. */
-function opensMultiline(value: string): string | undefined {
-  const quote = value[0];
-  if (quote !== '"' && quote !== "'" && quote !== '`') return undefined;
-  // Closed on the same line (an unescaped closing quote after the first char)?
-  // Stryker disable next-line EqualityOperator: one step past the end reads undefined, which matches no quote.
-  for (let i = 1; i < value.length; i++) {
-    if (value[i] === '\\' && quote === '"') {
-      i++;
-      continue;
-    }
-    if (value[i] === quote) return undefined;
-  }
-  return quote;
-}
-
-function closesMultiline(content: string, quote: string): boolean {
-  // Stryker disable next-line EqualityOperator: one step past the end reads undefined, which matches no quote.
-  for (let i = 0; i < content.length; i++) {
-    if (content[i] === '\\' && quote === '"') {
-      i++;
-      continue;
-    }
-    if (content[i] === quote) return true;
-  }
-  return false;
-}
-
-/** The part after the value that must be kept: ` # comment` on unquoted values. */
-function splitValue(value: string): { quote: string; rest: string } {
-  const quote = value[0];
-  if (quote === '"' || quote === "'" || quote === '`') {
-    // Stryker disable next-line EqualityOperator: one step past the end reads undefined, which matches no quote.
-    for (let i = 1; i < value.length; i++) {
-      if (value[i] === '\\' && quote === '"') {
-        i++;
-        continue;
-      }
-      if (value[i] === quote) return { quote, rest: value.slice(i + 1) };
-    }
-    return { quote, rest: '' };
-  }
-  const comment = value.search(/\s#/);
-  return { quote: '', rest: comment === -1 ? '' : value.slice(comment) };
-}
 
 /**
  * Whether dotenv reads `value` back exactly when it is written between
@@ -106,45 +34,12 @@ function formatValue(value: string, quote: string): string {
   return `${chosen}${value}${chosen}`;
 }
 
-export interface EnvAssignment {
-  name: string;
-  /** The raw value text after `=` (quotes and comment included). */
-  raw: string;
-  line: number;
-}
-
-/** Finds every top-level assignment (skipping the insides of multi-line values). */
-export function findAssignments(text: string): EnvAssignment[] {
-  const found: EnvAssignment[] = [];
-  const lines = splitLines(text);
-  let openQuote: string | undefined;
-  lines.forEach((line, index) => {
-    let content = text.slice(line.start, line.end);
-    if (index === 0) content = content.slice(bomLength(content));
-    if (openQuote !== undefined) {
-      if (closesMultiline(content, openQuote)) openQuote = undefined;
-      return;
-    }
-    const match = ASSIGNMENT.exec(content);
-    if (!match) return;
-    // Stryker disable next-line StringLiteral: both groups take part in every match; the defaults only satisfy the types.
-    const value = match[4] ?? '';
-    // Stryker disable next-line StringLiteral: as above.
-    found.push({ name: match[2] ?? '', raw: value, line: index });
-    openQuote = opensMultiline(value);
-  });
-  return found;
-}
-
 /**
  * Returns the file's bytes with `name` set to `value` (written as UTF-8);
  * appends the variable when absent. Every other byte is kept.
  */
 export function setEnvVariableInBytes(bytes: Uint8Array, name: string, value: string): Buffer {
-  const binary = Buffer.from(bytes).toString('latin1');
-  // Stryker disable next-line StringLiteral: Buffer.from reads an empty encoding name as its default, utf8.
-  const next = setInBinary(binary, name, Buffer.from(value, 'utf8').toString('latin1'));
-  return Buffer.from(next, 'latin1');
+  return Buffer.from(setInBytes(Buffer.from(bytes), name, value));
 }
 
 /** `setEnvVariableInBytes` for text: the text's UTF-8 bytes, edited, read back. */
@@ -159,32 +54,64 @@ function lineEndOf(text: string): string {
   return first ? first[0] : '\n';
 }
 
-function setInBinary(text: string, name: string, value: string): string {
+/** `'`, `"` or `` ` `` when the value as written is wrapped in that quote, else `''` (bare). */
+function quoteOf(raw: string): string {
+  const quote = raw[0];
+  return raw.length >= 2 && (quote === '"' || quote === "'" || quote === '`') && raw.endsWith(quote) ? quote : '';
+}
+
+/** Whether dotenv reads `bytes` as `before` with `name` set to `value`: no other variable changed, none added or lost. */
+function readsAs(bytes: Uint8Array, before: Record<string, string>, name: string, value: string): boolean {
+  const after = parseEnvBytes(bytes);
+  if (after[name] !== value) return false;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete(name);
+  for (const key of keys) if (after[key] !== before[key]) return false;
+  return true;
+}
+
+/** Every assignment in `targets` given the new value, in the quotes it had while they hold it. */
+function editInPlace(bytes: Buffer, targets: readonly DotenvAssignment[], value: string): Buffer {
+  const parts: Buffer[] = [];
+  let cursor = 0;
+  for (const target of targets) {
+    parts.push(bytes.subarray(cursor, target.valueStart), Buffer.from(formatValue(value, quoteOf(target.raw)), 'utf8'));
+    cursor = target.valueEnd;
+  }
+  parts.push(bytes.subarray(cursor));
+  return Buffer.concat(parts);
+}
+
+/** `name=value` as a new last line, with the file's own line end. */
+function appendAssignment(bytes: Buffer, name: string, value: string): Buffer {
+  const text = bytes.toString('latin1');
+  const eol = lineEndOf(text);
+  const needsBreak = text.length > 0 && !/[\r\n]$/.test(text);
+  return Buffer.concat([bytes, Buffer.from(`${needsBreak ? eol : ''}${name}=`, 'latin1'), Buffer.from(formatValue(value, ''), 'utf8'), Buffer.from(eol, 'latin1')]);
+}
+
+/** `name=value` as a new first line (after a BOM), with the file's own line end. */
+function prependAssignment(bytes: Buffer, name: string, value: string): Buffer {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const eol = lineEndOf(bytes.toString('latin1'));
+  return Buffer.concat([bytes.subarray(0, bom), Buffer.from(`${name}=`, 'latin1'), Buffer.from(formatValue(value, ''), 'utf8'), Buffer.from(eol, 'latin1'), bytes.subarray(bom)]);
+}
+
+function setInBytes(bytes: Buffer, name: string, value: string): Buffer {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`Not a variable name: ${name}`);
   if (/[\r\n]/.test(value)) throw new TypeError('A value written to an env file cannot contain a line break');
-  const lines = splitLines(text);
-  const targets = new Set(findAssignments(text).filter((a) => a.name === name).map((a) => a.line));
-
-  if (targets.size === 0) {
-    const eol = lineEndOf(text);
-    const needsBreak = text.length > 0 && !/[\r\n]$/.test(text);
-    return `${text}${needsBreak ? eol : ''}${name}=${formatValue(value, '')}${eol}`;
+  const before = parseEnvBytes(bytes);
+  const targets = dotenvAssignments(bytes).filter((a) => a.name === name);
+  if (targets.length > 0) {
+    const edited = editInPlace(bytes, targets, value);
+    if (readsAs(edited, before, name, value)) return edited;
+    // Already read as the value (a file this function appended to before): nothing to change.
+    if (before[name] === value) return bytes;
   }
-
-  let out = '';
-  let cursor = 0;
-  lines.forEach((line, index) => {
-    if (!targets.has(index)) return;
-    const contentStart = line.start + (index === 0 ? bomLength(text) : 0);
-    const content = text.slice(contentStart, line.end);
-    const match = ASSIGNMENT.exec(content);
-    // Stryker disable next-line ConditionalExpression: targets are lines findAssignments matched, so this always matches; the check narrows the type.
-    if (!match) return;
-    // Stryker disable next-line StringLiteral: every group takes part in every match; the defaults only satisfy the types.
-    const [, prefix = '', key = '', equals = '', rawValue = ''] = match;
-    const { quote, rest } = splitValue(rawValue);
-    out += text.slice(cursor, contentStart) + prefix + key + equals + formatValue(value, quote) + rest;
-    cursor = line.end;
-  });
-  return out + text.slice(cursor);
+  const appended = appendAssignment(bytes, name, value);
+  if (readsAs(appended, before, name, value)) return appended;
+  // What ends the file would read a new last line as part of itself (`A:` takes the next line as its value): first line then.
+  const prepended = prependAssignment(bytes, name, value);
+  if (readsAs(prepended, before, name, value)) return prepended;
+  throw new TypeError(`dotenv would not read ${name} back from this file if it were set here; set it by hand`);
 }

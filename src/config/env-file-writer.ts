@@ -23,7 +23,16 @@ export async function writeToolsUrl(envFile: string, url: string, options: { sta
     });
   }
   const exists = bytes !== undefined;
-  const next = setEnvVariableInBytes(bytes ?? Buffer.alloc(0), 'MEDIAN_TOOLS_URL', url);
+  let next: Buffer;
+  try {
+    next = setEnvVariableInBytes(bytes ?? Buffer.alloc(0), 'MEDIAN_TOOLS_URL', url);
+  } catch (error) {
+    // No edit of this file would make dotenv read the URL back and every other variable as before.
+    throw new UserError('env_file_unwritable', `Cannot set MEDIAN_TOOLS_URL in ${envFile} so that dotenv reads it back (${error instanceof Error ? error.message : String(error)}).`, {
+      hint: `Set MEDIAN_TOOLS_URL=${url} in it by hand, or pass --no-env-file.`,
+      cause: error,
+    });
+  }
   if (bytes !== undefined && next.equals(bytes)) return false;
   try {
     await writeFileAtomic(envFile, next, { ...(exists ? { keepMode: true } : { mode: 0o600 }), followSymlinks: true, ...options });

@@ -2,7 +2,7 @@ export { DEFAULTS, RESTART_ON_URL_CHANGE, TUNNEL_PROVIDERS, type RestartOnUrlCha
 export { readEnvFile } from './env-file-reader.js';
 export { dataDirError, dataDirModeNote } from './data-dir-errors.js';
 export { ENV_CASCADE, envCascadeFiles, missingKeyHint, readEnvCascade, type EnvCascade } from './env-cascade.js';
-export { setEnvVariable, setEnvVariableInBytes, findAssignments } from './env-file-editor.js';
+export { setEnvVariable, setEnvVariableInBytes } from './env-file-editor.js';
 export { readProjectState, updateProjectState, STATE_VERSION, type ProjectState } from './project-state.js';
 export {
   resolveConfig,
