@@ -25,6 +25,7 @@ export interface CommandHandlers {
   emulateDecision(decision: 'approve' | 'deny', id: string, options: Options, io: CliIo): Promise<void>;
   emulateApprovals(options: Options, io: CliIo): Promise<void>;
   diagnostics(options: Options, io: CliIo): Promise<void>;
+  why(tool: string, options: Options, io: CliIo): Promise<void>;
   demo(options: Options, io: CliIo): Promise<void>;
 }
 
@@ -51,5 +52,6 @@ export const commandHandlers: CommandHandlers = {
   emulateDecision: async (decision, id, options, io) => (await import('./commands/emulate-approve-command.js')).runEmulateDecision(decision, id, options, io),
   emulateApprovals: async (options, io) => (await import('./commands/emulate-approve-command.js')).runEmulateApprovals(options, io),
   diagnostics: async (options, io) => (await import('./commands/diagnostics-command.js')).runDiagnostics(options, io),
+  why: async (tool, options, io) => (await import('./commands/why-command.js')).runWhy(tool, options, io),
   demo: async (options, io) => (await import('./commands/demo-command.js')).runDemo(options, io),
 };

@@ -170,6 +170,14 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
 
   withCommonOptions(
     program
+      .command('why')
+      .description('why the agent may not use a tool: the five checks of Median’s “The agent does not use a tool”')
+      .argument('<tool>', 'the tool name')
+      .option('--json', 'the checks as JSON'),
+  ).action((tool: string, options) => handlers.why(tool, options, io));
+
+  withCommonOptions(
+    program
       .command('diagnostics')
       .description('the signed {"op":"diagnostics"} Median sends when a report is filed: waits 8 s, keeps the first 2,000 characters')
       .option('--json', 'the answer, what Median keeps and the verdict as JSON'),

@@ -23,3 +23,4 @@ export { diffResponses, diffLines, type ResponseDiff, type DiffLine } from './re
 export { recordedToolCall, type RecordedToolCall } from './recorded-tool-call.js';
 export * from './approved-run.js';
 export * from './run-fixes.js';
+export * from './tool-use-checks.js';
