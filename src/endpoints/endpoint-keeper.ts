@@ -7,14 +7,13 @@ import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-re
 import { parseClash } from './clash-message.js';
 import { clashAdvice } from './clash-advice.js';
 import { ourEndpoints, type ProjectMemory } from './classify-endpoints.js';
-import { foreignOwnerOf, ownerOf, type EndpointOwner } from './endpoint-owner.js';
+import { ownerOf, type EndpointOwner } from './endpoint-owner.js';
+import { notOursRefusal } from './not-ours-refusal.js';
+import { openRouteRetrying, type RouteConnectOutcome } from './route-connect-retry.js';
+
+export type { RouteConnectOutcome } from './route-connect-retry.js';
 import { mayTouchEndpoint } from './endpoint-trust.js';
 import { decideProductionGuard, type ProductionGuardDecision } from './production-guard.js';
-
-/** What opening the route with the Bearer key answered (SPEC §1.2 connect). */
-export type RouteConnectOutcome =
-  | { kind: 'answer'; status: number; body: unknown; retryAfterSeconds?: number | undefined }
-  | { kind: 'unreachable'; reason: string };
 
 export interface EndpointKeeperOptions {
   /** A getter: key rotation swaps the client. */
@@ -59,11 +58,6 @@ export interface EndpointKeeper {
 
 const MAX_HEALS = 5;
 
-/** A connect answer from the route that is worth opening the route again for: Median was busy or out of reach. */
-function isRetryableConnect(code: string, status: number): boolean {
-  return code === 'rate_limited' || code === 'median_unreachable' || (code === 'median_refused_connection' && status >= 500);
-}
-
 export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKeeper {
   const logger = options.logger ?? silentLogger;
   const tunnelDomains = options.tunnelDomains ?? [];
@@ -99,28 +93,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     return endpoints.find((e) => e.url === url);
   }
 
-  /**
-   * Opens the route; while it answers that Median was rate limiting or out of
-   * reach, waits and opens it again (bounded, like an API call).
-   */
-  function openRouteWithRetry(): Promise<RouteConnectOutcome> {
-    return withRetry('connecting the endpoint', async () => {
-      const outcome = await options.openRoute();
-      if (outcome.kind !== 'answer') return outcome;
-      const body = outcome.body as { error?: { code?: unknown; message?: unknown } } | null;
-      const code = body?.error?.code;
-      if (typeof code !== 'string' || !isRetryableConnect(code, outcome.status)) return outcome;
-      const message = typeof body?.error?.message === 'string' ? body.error.message : `The route answered ${outcome.status}.`;
-      throw new MedianDevError(receivedErrorCode(code), message, {
-        // The docs' fix, except for rate_limited, whose fix ("median-dev retries by itself") is this very retry.
-        ...(code === 'rate_limited' ? {} : { hint: connectFix(code, message) }),
-        details: {
-          status: outcome.status,
-          ...(outcome.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: outcome.retryAfterSeconds }),
-        },
-      });
-    });
-  }
+  const openRouteWithRetry = (): Promise<RouteConnectOutcome> => openRouteRetrying(options.openRoute, withRetry);
 
   async function connectThroughRoute(toolsUrl: string): Promise<Endpoint | undefined> {
     const outcome = await openRouteWithRetry();
@@ -227,20 +200,8 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
 
   /** An endpoint at our URL that median-dev may not take over: said with its class, left as it is. */
   function refuseNotOurs(endpoint: Endpoint): void {
-    const isProduction = foreignOwnerOf(endpoint.url, tunnelDomains) === 'production';
-    if (isProduction) {
-      emitError(
-        'production_org',
-        `Median already has an endpoint at ${endpoint.url} (${endpoint.id}), on a production-looking origin that this project never connected: median-dev did not adopt, change or sync it.`,
-        'Check --public-url and --tunnel-host: this laptop needs a public URL of its own, under the tunnel server’s domain.',
-      );
-      return;
-    }
-    emitError(
-      'endpoint_not_ours',
-      `Median already has an endpoint at ${endpoint.url} (${endpoint.id}) that this project's data dir never connected (likely a teammate's, or this project's from a data dir since deleted): median-dev did not take it over.`,
-      'If it is yours, remove it (`median-dev endpoints prune`, or in Median) and median-dev connects its own; else pick another --subdomain.',
-    );
+    const refusal = notOursRefusal(endpoint, tunnelDomains);
+    emitError(refusal.code, refusal.message, refusal.hint);
   }
 
   async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {

@@ -163,8 +163,9 @@ async function writeNewFile(temp: string, data: string | Uint8Array, mode: numbe
  * written there and renamed straight onto the target, so nothing holding
  * the data ever sits beside the target, even if the process is killed
  * mid-write (removeStaleTemps clears the staging folder later). Only when
- * the two are on different filesystems (a rename cannot cross them) is the
- * temp file written beside the target, as without it.
+ * the two are on different filesystems (a rename cannot cross them), or the
+ * staging folder does not exist, is the temp file written beside the target,
+ * as without it.
  */
 export async function writeFileAtomic(
   path: string,
@@ -191,9 +192,10 @@ export async function writeFileAtomic(
       await unlink(temp).catch(() => {
         /* Already gone (or the folder went away): nothing left to remove. */
       });
-      // A staging folder on another filesystem than the target: write beside it instead.
-      const crossesFilesystems = (error as NodeJS.ErrnoException).code === 'EXDEV';
-      if (!crossesFilesystems || index === places.length - 1) throw error;
+      // A staging folder on another filesystem than the target, or not there (yet): write beside it instead.
+      const code = (error as NodeJS.ErrnoException).code;
+      const isStagingUnusable = code === 'EXDEV' || (code === 'ENOENT' && temp !== beside);
+      if (!isStagingUnusable || index === places.length - 1) throw error;
     }
   }
 }

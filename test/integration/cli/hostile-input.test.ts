@@ -113,12 +113,12 @@ const CASES: Record<string, Case> = {
     argv: () => ['calls'],
     setup: async (p) => mkdir(join(p.dir, '.env.local')),
     exitCode: 1,
-    code: 'env_file_unreadable',
+    code: 'env_file_not_regular',
   },
   '--env-file naming a folder': {
     argv: (p) => ['calls', '--env-file', p.dir],
     exitCode: 1,
-    code: 'env_file_unreadable',
+    code: 'env_file_not_regular',
   },
   'a data dir from a newer median-dev': {
     argv: () => ['calls'],
@@ -263,7 +263,7 @@ describe('the built CLI as a real process', () => {
   it('exits 1 on an env file it cannot read, with no stack trace', async () => {
     const run = await spawnIn(['calls'], { setup: async (p) => mkdir(join(p.dir, '.env.local')) });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^median-dev: .+ \[env_file_unreadable\]$/m);
+    expect(run.stderr).toMatch(/^median-dev: .+ \[env_file_not_regular\]$/m);
     expect(run.stderr).not.toMatch(STACK_LINE);
   });
 

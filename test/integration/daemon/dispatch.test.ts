@@ -241,11 +241,11 @@ describe('the dispatch: shutdown', () => {
 describe('the dispatch: a failing reaction', () => {
   it('becomes an error event with its code; the next fact is handled as usual', async () => {
     const world = await useDispatch();
-    // An env file that cannot be read (a folder in its place): the re-read fails with env_file_unreadable.
+    // An env file that cannot be read (a folder in its place): the re-read fails with env_file_not_regular.
     await rm(world.envFile);
     await mkdir(world.envFile);
     await world.dispatch({ type: 'envFile.changed' });
-    expect(world.events.filter((e) => e.event === 'error')).toEqual([expect.objectContaining({ code: 'env_file_unreadable' })]);
+    expect(world.events.filter((e) => e.event === 'error')).toEqual([expect.objectContaining({ code: 'env_file_not_regular' })]);
 
     await rm(world.envFile, { recursive: true });
     await world.dispatch({ type: 'tunnel.opened', origin: ORIGIN, isHostnameChange: false });
