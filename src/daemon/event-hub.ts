@@ -2,6 +2,8 @@ import type { CallRecord } from '../median/index.js';
 import type { DaemonEvent, DaemonSnapshot, NewDaemonEvent } from '../events/index.js';
 
 const SNAPSHOT_RECORDS = 500;
+/** The dev server's last output lines the snapshot keeps (the whole output is in the data dir's dev-server.log). */
+const SNAPSHOT_OUTPUT_LINES = 200;
 
 /** Fans daemon events out to listeners and keeps the snapshot a new client starts from. */
 export interface EventHub {
@@ -20,6 +22,8 @@ export function createEventHub(base: {
   tunnelHost?: string | null;
   callCount: number;
   records: CallRecord[];
+  /** Where the dev server's output is written in full. */
+  devServerLog?: string;
 }): EventHub {
   const listeners = new Set<(event: DaemonEvent) => void>();
   const state: DaemonSnapshot = {
@@ -36,6 +40,8 @@ export function createEventHub(base: {
     isDemo: base.isDemo,
     callCount: base.callCount,
     records: base.records.slice(-SNAPSHOT_RECORDS),
+    devServerOutput: [],
+    ...(base.devServerLog ? { devServerLog: base.devServerLog } : {}),
   };
 
   function reduce(event: DaemonEvent): void {
@@ -87,7 +93,13 @@ export function createEventHub(base: {
         state.keyFingerprint = event.fingerprint;
         state.keySource = event.fingerprint === null ? null : event.source;
         break;
-      case 'output':
+      case 'output': {
+        // The last lines, for a client that attaches later (`watch`, the inspector's status page).
+        const lines = (state.devServerOutput ??= []);
+        lines.push(event.line);
+        if (lines.length > SNAPSHOT_OUTPUT_LINES) lines.splice(0, lines.length - SNAPSHOT_OUTPUT_LINES);
+        break;
+      }
       case 'recording':
       case 'log':
       case 'local-only':

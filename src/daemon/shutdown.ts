@@ -10,6 +10,8 @@ export interface RunningParts {
   control?: () => Promise<void>;
   proxy?: () => Promise<void>;
   recorder?: () => Promise<void>;
+  /** The dev server's log file: written to the end once the dev server stopped. */
+  devServerLog?: () => Promise<void>;
   /** The data dir's lock: released last, once nothing writes there any more. */
   lock?: () => Promise<void>;
 }
@@ -24,6 +26,7 @@ const CLOSE_ORDER: ReadonlyArray<[keyof RunningParts, string]> = [
   ['control', 'control channel'],
   ['proxy', 'proxy'],
   ['recorder', 'recorder'],
+  ['devServerLog', 'dev server log'],
   ['lock', 'data dir lock'],
 ];
 

@@ -21,6 +21,7 @@ import { createProjectEndpoint, devTunnelDomains } from './project-endpoint.js';
 import { createRecordSink } from './record-sink.js';
 import { createReplayCommand } from './replay-command.js';
 import { createTargetWatch } from './target-watch.js';
+import { createDevServerLog, devServerLogPath } from './dev-server-log.js';
 import { createSerialQueue } from './serial-queue.js';
 import { claimDataDir } from './claim-data-dir.js';
 import { createShutdown, type RunningParts } from './shutdown.js';
@@ -88,6 +89,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     tunnelHost: config.tunnel === 'localtunnel' ? config.tunnelHost : null,
     callCount: await store.count().catch(() => recent.length),
     records: recent.slice().reverse(),
+    devServerLog: devServerLogPath(config.dataDir),
   });
   // Dev server output, log and error messages reach the screen and the control channel: masked first.
   // Every secret median-dev knows: the key, MEDIAN_TOOL_SECRET, the secret derived from the key.
@@ -98,6 +100,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Each running part's close(), in the order shutdown.ts closes them.
   const running: RunningParts = {};
   running.lock = () => lock.release();
+  // The dev server's output goes to a file in the data dir too (masked: events pass the masker first).
+  const devServerLog = createDevServerLog({ dataDir: config.dataDir, logger });
+  hub.on((event) => devServerLog.take(event));
+  running.devServerLog = () => devServerLog.close();
   const shutdown = createShutdown(running, { abort: () => abort.abort(new MedianDevError('daemon_closed', 'The daemon is closing.')), logger });
   const queue = createSerialQueue((error) => {
     if (abort.signal.aborted) return;

@@ -126,6 +126,10 @@ export interface DaemonSnapshot {
   callCount: number;
   /** The newest records, oldest first (at most a few hundred). */
   records: CallRecord[];
+  /** The dev server's last output lines (masked), oldest first. */
+  devServerOutput?: string[];
+  /** The file in the data dir that holds its whole output. */
+  devServerLog?: string;
 }
 
 /**

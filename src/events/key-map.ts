@@ -71,6 +71,7 @@ export const KEY_MAP: readonly KeyBinding[] = [
     footer: 'filter',
   },
   { action: 'restart-dev-server', keys: ['R', 'C-r'], help: 'restart the dev server (after it exited, or to give it a new MEDIAN_TOOLS_URL)', footer: 'restart' },
+  { action: 'dev-server-output', keys: ['o'], help: "the dev server's output, its last lines (they open by themselves when it exits)", footer: 'dev output' },
   { action: 'help', keys: ['?'], help: 'this help', footer: 'help' },
   { action: 'quit', keys: ['q', 'C-c'], help: 'quit (stops the dev server like Ctrl-C)', footer: 'quit' },
   { action: 'hostname-change', keys: ['h'], help: '(demo) simulate a tunnel hostname change', footer: 'hostname change', isDemoOnly: true },

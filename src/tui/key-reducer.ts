@@ -1,6 +1,7 @@
 import type { CallRecord } from '../median/index.js';
 import { actionOfKey, keyLabel } from '../events/index.js';
 import { formatCurl } from './curl-command.js';
+import { openDevOutput } from './dev-output.js';
 import { overlayView } from './overlay-view.js';
 import { editableInputOf } from './format-detail.js';
 import { buildFilteredView, parseFilter } from './record-filter.js';
@@ -213,6 +214,8 @@ function commandKey(state: TuiState, key: TuiKey): TuiResult {
       });
     case 'help':
       return none({ ...state, overlay: { kind: 'help', scroll: 0 } });
+    case 'dev-server-output':
+      return none(openDevOutput(state));
     case 'quit':
       return withEffect(withFlash(state, 'Quitting…'), { type: 'quit' });
     case 'select-newer':
@@ -221,7 +224,6 @@ function commandKey(state: TuiState, key: TuiKey): TuiResult {
     case 'page-older':
     case 'select-newest':
     case 'select-oldest':
-    case 'dev-server-output':
     case undefined:
       return none(state);
     default: {

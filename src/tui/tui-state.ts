@@ -21,6 +21,8 @@ export interface DaemonInfo {
   /** Where the key came from (`environment`, `.env`, …), when the daemon says. */
   keySource?: string | null;
   recording: 'ok' | 'failing';
+  /** The file in the data dir with the dev server's whole output. */
+  devServerLog?: string | null;
   /** Why median-dev connects no endpoint (the production guard stopped it), until an endpoint event. */
   endpointBlocked?: string;
 }
@@ -49,6 +51,8 @@ export interface TuiState {
   width: number;
   height: number;
   daemon: DaemonInfo;
+  /** The dev server's last output lines, oldest first (`o` shows them; they open by themselves when it exits). */
+  devOutput: string[];
   /** Every known record, oldest first (the list shows newest on top). */
   records: RecordList;
   /** Calls the daemon has recorded (may exceed the records the TUI holds). */
@@ -162,6 +166,7 @@ export function initialState(options: { isDemo?: boolean; helpNote?: string | un
       keyFingerprint: null,
       recording: 'ok',
     },
+    devOutput: [],
     records: RecordList.empty(),
     callCount: 0,
     filter: { draft: '', view: null },

@@ -1,7 +1,8 @@
 import type { CallRecord } from '../median/index.js';
-import type { DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import { keyLabel, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
 import { OWNER_LABELS } from '../shared/index.js';
 import { commandResult, inputEdited } from './command-results.js';
+import { appendDevOutput, openDevOutput } from './dev-output.js';
 import { reduceKey } from './key-reducer.js';
 import { buildFilteredView, extendFilteredView, recordMatches } from './record-filter.js';
 import { RecordList } from './record-list.js';
@@ -76,7 +77,9 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
       child: snapshot.child,
       keyFingerprint: snapshot.keyFingerprint,
       keySource: snapshot.keySource ?? null,
+      devServerLog: snapshot.devServerLog ?? null,
     },
+    devOutput: snapshot.devServerOutput ?? state.devOutput,
     records,
     callCount: Math.max(snapshot.callCount, records.length),
     filter,
@@ -172,7 +175,9 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
       const next = { ...state, daemon: { ...daemon, child } };
       if (event.state !== 'exited') return next;
       const how = event.signal ? `signal ${event.signal}` : `code ${event.code ?? '?'}`;
-      return withFlash(next, `The dev server exited (${how}).`, 'warn');
+      // Its last words say why: shown at once, unless the user is in the middle of something else.
+      const shown = next.overlay === null ? openDevOutput(next, `The dev server exited (${how}). Its last lines:`) : next;
+      return withFlash(shown, `The dev server exited (${how}). ${keyLabel('dev-server-output')} shows its output, ${keyLabel('restart-dev-server')} restarts it.`, 'warn');
     }
     case 'recording': {
       const next = { ...state, daemon: { ...daemon, recording: event.state } };
@@ -190,8 +195,7 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
     case 'inspector':
       return { ...state, daemon: { ...daemon, inspectorUrl: event.url } };
     case 'output':
-      // The dev server's own output stays in the daemon's log; the TUI shows calls.
-      return state;
+      return appendDevOutput(state, [event.line]);
     default: {
       const never: never = event;
       return never;

@@ -19,6 +19,17 @@ function healRow(heal: NonNullable<InspectorStatus['daemon']['heal']>, endpoint:
   return row('endpoint', el('span', { class: 'c-yellow', data: { testid: 'endpoint-state' } }, heal.state), ` → ${heal.url}`, el('span', { class: 'c-gray' }, ` (since ${new Date(heal.startedAt).toLocaleTimeString()})`), was);
 }
 
+/** The dev server's last lines (the whole output is in the data dir's dev-server.log). */
+function devOutputCard(lines: readonly string[], log: string | undefined): HTMLElement {
+  return el(
+    'section',
+    { class: 'card' },
+    el('h3', {}, 'Dev server output'),
+    lines.length === 0 ? el('p', { class: 'c-gray' }, 'Nothing printed yet.') : el('pre', { data: { testid: 'dev-output' } }, lines.slice(-40).join('\n')),
+    log ? el('p', { class: 'c-gray' }, `All of it: ${log}`) : '',
+  );
+}
+
 /** Tunnel, endpoint (its in-between heal states too), child, key, and the timeline of drops and heals. */
 export function createStatusView(): { element: HTMLElement; draw(state: InspectorState): void } {
   const element = el('section', { class: 'status-page', data: { testid: 'status' } });
@@ -54,6 +65,7 @@ export function createStatusView(): { element: HTMLElement; draw(state: Inspecto
           row('version', daemon.version),
         ),
       ),
+      devOutputCard(daemon.devServerOutput ?? [], daemon.devServerLog),
       el(
         'section',
         { class: 'card' },
