@@ -164,22 +164,39 @@ function redactVisitorInBody(body: string, found: Set<string>): string {
   });
 }
 
-/** Spellings a visitor value may take inside a JSON body or a URL. */
+/**
+ * Spellings a visitor value may take inside a JSON body, a URL or a form:
+ * as is, JSON-escaped (also every non-ASCII character as `\\u` escapes),
+ * URL-encoded (spaces also as `+`), and with its blanks collapsed or
+ * trimmed. Case is matched apart from these (the patterns ignore it): a
+ * route that answers the email lower-cased or the name upper-cased, or
+ * title-cases it, still has it masked.
+ */
 function visitorSpellings(value: string): string[] {
-  return [...new Set([value, JSON.stringify(value).slice(1, -1), urlEncodedSpelling(value)])];
+  const bases = new Set([value, value.trim(), value.replace(/\s+/g, ' ').trim()]);
+  const forms = new Set<string>();
+  for (const base of bases) {
+    const json = JSON.stringify(base).slice(1, -1);
+    const url = urlEncodedSpelling(base);
+    for (const form of [base, json, json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), url, url.replaceAll('%20', '+')]) {
+      if (form.length >= 2) forms.add(form);
+    }
+  }
+  return [...forms];
 }
 
-/** Masks for visitor values seen in the body: emails anywhere, names as whole words. */
+/** Masks for visitor values seen in the body: emails anywhere, names as whole words; any case. */
 function visitorReplacements(values: Set<string>): Replacement[] {
   const result: Replacement[] = [];
   for (const value of values) {
-    if (value.length < 2) continue;
+    if (value.trim().length < 2) continue;
     // Stryker disable next-line ConditionalExpression: masking "[redacted]" by "[redacted]" changes nothing; the check saves the work.
     if (value === REDACTED) continue;
     for (const form of visitorSpellings(value)) {
       const body = escapeRegExp(form);
       const pattern = value.includes('@') ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`;
-      result.push({ pattern: new RegExp(pattern, 'gu'), by: REDACTED });
+      // `i` with `u`: Unicode case folding, so "ZOË" matches "Zoë".
+      result.push({ pattern: new RegExp(pattern, 'giu'), by: REDACTED });
     }
   }
   return result;
