@@ -1,5 +1,6 @@
 import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS, signBody, type CallRecord } from '../median/index.js';
 import { HOP_BY_HOP_HEADERS } from '../shared/hop-by-hop-headers.js';
+import { TERMINAL_UNSAFE_CHAR } from '../shared/output-sanitiser.js';
 
 export interface CurlOptions {
   /** The full URL to send to (the route: target origin + route path). */
@@ -27,8 +28,8 @@ const LEFT_OUT = new Set([
   SIGNATURE_HEADER,
 ]);
 
-/** Characters a terminal would act on if printed raw (see src/shared/output-sanitiser.ts). */
-const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Characters a terminal would act on, or that hide text, if printed raw (src/shared/output-sanitiser.ts). */
+const TERMINAL_CONTROL = TERMINAL_UNSAFE_CHAR;
 
 /** One shell word, single-quoted: safe for any text in sh, bash and zsh. */
 export function shellQuote(text: string): string {

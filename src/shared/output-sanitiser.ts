@@ -1,3 +1,4 @@
+import { INVISIBLE_CLASS, JOINER_AFTER_ASCII } from './invisible-characters.js';
 import { mapStrings } from './map-strings.js';
 
 /**
@@ -8,28 +9,38 @@ import { mapStrings } from './map-strings.js';
  * Control characters are escaped as `\u001b`-style text, never dropped, so
  * what was sent stays readable: C0 (U+0000–U+001F), DEL, C1 (U+0080–U+009F:
  * U+009B alone starts a CSI sequence on some terminals), and the Unicode
- * format characters that reorder or hide text (bidi embeddings, overrides and
- * isolates, line and paragraph separators). `\n` and `\t` are kept where they
+ * characters that reorder or hide text (bidi marks, embeddings, overrides and
+ * isolates, line and paragraph separators, zero-width and other invisible
+ * characters, tag characters: invisible-characters.ts). `\n` and `\t` are kept where they
  * are layout (`safeText`), escaped where a value must stay on its line
  * (`safeLine`). JSON output stays exact JSON (`safeJson`): the escapes are
  * JSON's own, so a parser reads back the same value.
  */
 
+/** Bidi, invisible and separator characters (see invisible-characters.ts), after the controls in a class. */
+const HIDING = `\\u2028\\u2029${INVISIBLE_CLASS}`;
 /** Every character that is escaped, `\n` and `\t` included. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${HIDING}]|${JOINER_AFTER_ASCII}`, 'gu');
 /** Every one but `\n`, `\t` and the `\r` of a `\r\n` line end. */
-const CONTROL_BUT_LAYOUT = /\r(?!\n)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_LAYOUT = new RegExp(`\\r(?!\\n)|[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${HIDING}]|${JOINER_AFTER_ASCII}`, 'gu');
 /** What JSON.stringify leaves raw that a terminal could act on (it escapes U+0000–U+001F itself). */
-const JSON_RAW_CONTROL = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const JSON_RAW_CONTROL = new RegExp(`[\\u007f-\\u009f${HIDING}]|${JOINER_AFTER_ASCII}`, 'gu');
+const UNSAFE_CLASS = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u200d\\ufe00-\\ufe0f${HIDING}]`;
+/** One character a terminal acts on or that hides text (joiners and variation selectors too), but `\t` and `\n`: a test. */
+export const TERMINAL_UNSAFE_CHAR = new RegExp(UNSAFE_CLASS, 'u');
+/** Every bidi, invisible and separator character (joiners and variation selectors after ASCII), to replace: the TUI draws each as U+FFFD. */
+export const HIDING_CHARS = new RegExp(`[${HIDING}]|${JOINER_AFTER_ASCII}`, 'gu');
 /**
  * The SGR sequences median-dev's own colours write (`createStyle`): bold, dim,
  * their reset, red, green, yellow, magenta, cyan, default colour, full reset.
  */
 const OWN_STYLE = /\u001b\[(?:0|1|2|22|31|32|33|35|36|39)?m/y;
 
-/** `\u001b`: how a control character is shown (also a valid JSON escape). */
+/** `\u001b`: how a control character is shown (also a valid JSON escape); one past U+FFFF as its two UTF-16 halves, as JSON writes it. */
 export function escapeControl(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /** Text safe for a terminal, keeping `\n`, `\t` and `\r\n` (a body, a message over several lines). */

@@ -1,4 +1,5 @@
 import { INSPECTOR_CREDENTIAL_TEXT, maskInspectorCredentials } from './inspector-session.js';
+import { mayHideText, withoutHiddenCharacters } from './invisible-characters.js';
 import { secretSpellings, urlEncodedSpelling } from './secret-spellings.js';
 
 /** What the masker needs to know of a call record (src/median's CallRecord fits). */
@@ -19,6 +20,8 @@ interface MaskableRecord {
  *   that touch), the whole stretch they cover is masked as one.
  * - The browser inspector's session (its header, the cookie earlier versions
  *   set), should a request through the proxy carry one.
+ * - All of that also where controls or invisible characters split it (raw,
+ *   or as the `\u200b` text the output sanitiser writes): masked across them.
  * - Anything shaped like a Median key (`median_key_` + 8 or more letters and
  *   digits), given or not.
  * - With `redactVisitor`: `context.visitor.email` and `.name` in the request
@@ -111,12 +114,47 @@ function secretForms(secrets: readonly string[]): SecretForm[] {
  * secret inside another, or two secrets that overlap, leave no piece visible.
  */
 function maskForms(text: string, forms: readonly SecretForm[]): string {
-  const spans: Array<{ start: number; end: number; by: string; rank: number }> = [];
+  return maskSpans(text, formSpans(text, forms));
+}
+
+interface Span {
+  start: number;
+  end: number;
+  by: string;
+  rank: number;
+}
+
+function formSpans(text: string, forms: readonly SecretForm[]): Span[] {
+  const spans: Span[] = [];
   for (const { form, by, rank } of forms) {
     for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
       spans.push({ start: at, end: at + form.length, by, rank });
     }
   }
+  return spans;
+}
+
+/**
+ * Masks what shows only once the controls and invisible characters are taken
+ * out (a key split by U+200B, or by `\u200b` text a sanitiser already wrote):
+ * each secret spelling and key shape found in that plain text is masked in
+ * `text` from its first character to its last, hidden ones between included.
+ */
+function maskAcrossHidden(text: string, forms: readonly SecretForm[], maskKeyShapes: boolean): string {
+  if (!mayHideText(text)) return text;
+  const { plain, at } = withoutHiddenCharacters(text);
+  if (plain.length === text.length) return text;
+  const spans = formSpans(plain, forms);
+  if (maskKeyShapes) {
+    for (const key of plain.matchAll(KEY_SHAPE)) spans.push({ start: key.index, end: key.index + key[0].length, by: maskSecretValue(key[0]), rank: key[0].length });
+  }
+  return maskSpans(
+    text,
+    spans.map((span) => ({ ...span, start: at[span.start]!, end: at[span.end - 1]! + 1 })),
+  );
+}
+
+function maskSpans(text: string, spans: Span[]): string {
   if (spans.length === 0) return text;
   spans.sort(
     (a, b) =>
@@ -236,7 +274,7 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
   const redactVisitor = options.redactVisitor === true;
   const maskKeyShapes = options.maskKeyShapes !== false;
   const maskWith = (text: string, extra: readonly Replacement[]): string => {
-    let out = maskForms(text, fixed);
+    let out = maskForms(maskAcrossHidden(text, fixed, maskKeyShapes), fixed);
     if (maskKeyShapes && out.includes(KEY_PREFIX)) out = out.replace(KEY_SHAPE, (key) => maskSecretValue(key));
     // Stryker disable next-line ConditionalExpression,EqualityOperator: applyAll with no replacements gives the text back; the check saves the call.
     return extra.length > 0 ? applyAll(out, extra) : out;
@@ -272,7 +310,7 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
 
   /** False only when maskRecord would give back the record unchanged (its JSON text is `json`). */
   const mayNeedMasking = (record: MaskableRecord, json: string): boolean => {
-    if (needles === null) return true;
+    if (needles === null || mayHideText(json)) return true;
     // The visitor regex needs a `"visitor"` object in the request body.
     if (redactVisitor && typeof record.request?.body === 'string' && record.request.body.includes('"visitor"')) return true;
     for (const needle of needles) if (json.includes(needle)) return true;

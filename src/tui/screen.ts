@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import blessed from 'blessed';
+import { HIDING_CHARS } from '../shared/output-sanitiser.js';
 import { keyName, type RawKey } from './key-names.js';
 import type { Frame, PanelName } from './render-frame.js';
 import type { Color, StyledLine } from './styled-text.js';
@@ -45,9 +46,9 @@ const PANEL_NAMES: PanelName[] = ['header', 'list', 'detail', 'footer'];
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** Recorded text is untrusted: control characters (an ESC in a body) must not reach the terminal. */
+/** Recorded text is untrusted: control characters (an ESC in a body) and characters that hide or reorder text must not reach the terminal. */
 function escapeTags(text: string): string {
-  return text.replace(CONTROL_CHARS, '\ufffd').replace(/[{}]/g, (brace) => (brace === '{' ? '{open}' : '{close}'));
+  return text.replace(CONTROL_CHARS, '\ufffd').replace(HIDING_CHARS, '\ufffd').replace(/[{}]/g, (brace) => (brace === '{' ? '{open}' : '{close}'));
 }
 
 /**
