@@ -13,12 +13,10 @@ export async function runManifest(options: Record<string, unknown>, io: CliIo): 
   const secret = requireSecret(config, 'A manifest read');
   const url = `${config.target}${config.route}`;
   const fetched = await fetchManifest(url, secret);
-  const problems =
-    fetched.judgement.ok || fetched.json === undefined
-      ? fetched.judgement.ok
-        ? []
-        : [{ path: '', message: fetched.judgement.message }]
-      : checkManifest(fetched.json);
+  // Every manifest rule applies only to a 2xx JSON answer; anything else (a 401, a 500 error body) is the one
+  // sync error Median itself would show for it.
+  const isManifestAnswer = fetched.outcome.kind === 'answer' && fetched.outcome.status >= 200 && fetched.outcome.status < 300 && fetched.json !== undefined;
+  const problems = fetched.judgement.ok ? [] : isManifestAnswer ? checkManifest(fetched.json) : [];
   const allProblems = problems.length > 0 ? problems : fetched.judgement.ok ? [] : [{ path: '', message: fetched.judgement.message }];
   const manifest = fetched.judgement.ok ? fetched.judgement.manifest : null;
   const organisation = manifest ? await checkOrganisationRules(config, manifest.tools.map((t) => t.name)) : undefined;

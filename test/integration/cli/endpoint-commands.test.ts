@@ -7,6 +7,8 @@ import type { ClassifiedEndpoint } from '../../../src/endpoints/index.js';
 import { runCliInProcess } from '../../helpers/cli-harness.js';
 import { manifestOf, useEmulator, useManifestServer } from '../../helpers/use-emulator.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
+import { createDemoTools, startToolRouteServer } from '../../../examples/tools-route/index.js';
+import { SYNC_MESSAGES } from '../../../src/median/index.js';
 
 async function useDataDir(): Promise<string> {
   return useTeardown(await mkdtemp(join(tmpdir(), 'median-dev-ep-')), (dir) => rm(dir, { recursive: true, force: true }));
@@ -132,6 +134,21 @@ describe('manifest', () => {
     const body = JSON.parse(result.stdout);
     expect(body.wouldSync).toBe(false);
     expect(body.problems.map((p: { message: string }) => p.message)).toContain(message);
+  });
+
+  it.each([
+    // The real example route holding another key: 401 invalid_signature.
+    ['another key', 'median_key_' + 'O'.repeat(32), SYNC_MESSAGES.refusedSignature],
+    // The real example route without MEDIAN_KEY: 500 missing_secret.
+    ['no key', undefined, 'The endpoint answered 500.'],
+  ])('an error body (%s) is judged as Median’s sync judges it, not as a manifest', async (_name, routeKey, message) => {
+    const route = useTeardown(await startToolRouteServer({ port: 0, key: routeKey, tools: createDemoTools({ msPerSecond: 100 }) }), (r) => r.close());
+    const dataDir = await useDataDir();
+    const result = await runCliInProcess(['manifest', '--json', '--target', new URL(route.url).origin, '--data-dir', dataDir, '--no-env-file'], {
+      env: { MEDIAN_KEY: 'median_key_' + 'M'.repeat(32) },
+    });
+    expect(result.code).toBe(1);
+    expect((JSON.parse(result.stdout) as { problems: Array<{ message: string }> }).problems.map((p) => p.message)).toEqual([message]);
   });
 
   it('a route that is down is reported, not thrown', async () => {
