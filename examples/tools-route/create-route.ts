@@ -18,7 +18,6 @@ import {
 import { MedianDevError, errorCode, silentLogger, type Logger } from '../../src/shared/index.js';
 import { connectEndpoint, type RouteAnswer } from './connect-endpoint.js';
 import { isField, toInputSchema } from './field-builder.js';
-import { ROUTE_RESPONSE_MESSAGES as OWN_MESSAGES } from './route-messages.js';
 import { createToolCallRunner } from './tool-call-runner.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -79,16 +78,16 @@ function resolveSecret(key: string | undefined, toolSecret: string | undefined):
     return { ok: true, secret: resolveToolSecret({ medianKey: key, toolSecret }) };
   } catch (error) {
     // No key and no secret, or a MEDIAN_TOOL_SECRET that is not 64 hex: no usable secret.
-    const message = errorCode(error) === 'missing_secret' ? OWN_MESSAGES.missingSecret : String((error as Error).message);
+    const message = errorCode(error) === 'missing_secret' ? ROUTE_MESSAGES.missingSecret : String((error as Error).message);
     return { ok: false, answer: errorAnswer(500, 'missing_secret', message) };
   }
 }
 
 const SIGNATURE_MESSAGES: Record<Exclude<SignatureOutcome, 'valid'>, string> = {
-  missing_signature: OWN_MESSAGES.missingSignature,
-  malformed_signature: OWN_MESSAGES.malformedSignature,
-  stale_timestamp: OWN_MESSAGES.staleTimestamp,
-  invalid_signature: OWN_MESSAGES.invalidSignature,
+  missing_signature: ROUTE_MESSAGES.missingSignature,
+  malformed_signature: ROUTE_MESSAGES.malformedSignature,
+  stale_timestamp: ROUTE_MESSAGES.staleTimestamp,
+  invalid_signature: ROUTE_MESSAGES.invalidSignature,
 };
 
 /** The docs' Load errors: thrown when the route is built, so no tool is served until they are fixed. */
@@ -199,7 +198,7 @@ export function createToolRoute(options: ToolRouteOptions): ToolRoute {
     const method = req.method ?? '';
     if (method !== 'GET' && method !== 'POST') {
       req.resume();
-      send(res, errorAnswer(405, 'method_not_allowed', OWN_MESSAGES.methodNotAllowed(method)), { allow: 'GET, POST' });
+      send(res, errorAnswer(405, 'method_not_allowed', ROUTE_MESSAGES.methodNotAllowed(method)), { allow: 'GET, POST' });
       return;
     }
     // Aborted when the caller hangs up (or the server closes) before the answer.
@@ -210,7 +209,7 @@ export function createToolRoute(options: ToolRouteOptions): ToolRoute {
 
     const raw = await readBody(req, maxBodyBytes);
     if (!secretState.ok) return send(res, secretState.answer);
-    if (raw === undefined) return send(res, errorAnswer(400, 'invalid_body', OWN_MESSAGES.bodyTooLarge(maxBodyBytes)));
+    if (raw === undefined) return send(res, errorAnswer(400, 'invalid_body', ROUTE_MESSAGES.bodyTooLarge(maxBodyBytes)));
 
     const given = bearerKey(req.headers.authorization);
     if (method === 'GET' && given !== undefined) return send(res, await connect(given));
@@ -219,7 +218,7 @@ export function createToolRoute(options: ToolRouteOptions): ToolRoute {
     const outcome = verifySignature(signature, raw, secretState.secret, now());
     if (outcome !== 'valid') {
       const message =
-        outcome === 'missing_signature' && method === 'GET' ? OWN_MESSAGES.missingSignatureOnGet : SIGNATURE_MESSAGES[outcome];
+        outcome === 'missing_signature' && method === 'GET' ? ROUTE_MESSAGES.missingSignatureOnGet : SIGNATURE_MESSAGES[outcome];
       return send(res, errorAnswer(401, outcome, message));
     }
     if (method === 'GET') return send(res, { status: 200, body: manifest });
@@ -232,7 +231,7 @@ export function createToolRoute(options: ToolRouteOptions): ToolRoute {
       const callerLeft = res.socket === null || res.socket.destroyed;
       if (!callerLeft) logger.error('Median route failed.', { stack: error instanceof Error ? error.stack : String(error) });
       if (res.headersSent || callerLeft) res.destroy();
-      else send(res, errorAnswer(500, 'internal_error', OWN_MESSAGES.internal));
+      else send(res, errorAnswer(500, 'internal_error', ROUTE_MESSAGES.internal));
     });
   };
 }

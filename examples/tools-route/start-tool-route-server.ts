@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolRoute, type ToolRouteOptions } from './create-route.js';
-import { ROUTE_RESPONSE_MESSAGES } from './route-messages.js';
+import { ROUTE_MESSAGES } from '../../src/median/index.js';
 
 export interface ToolRouteServerOptions extends ToolRouteOptions {
   /** 0 picks a free port. */
@@ -44,7 +44,7 @@ export async function startToolRouteServer(
     const pathname = new URL(req.url ?? '/', 'http://route.invalid').pathname;
     if (withoutTrailingSlash(pathname) === path) return route(req, res);
     req.resume();
-    const body = JSON.stringify({ error: { code: 'not_found', message: ROUTE_RESPONSE_MESSAGES.notFound(path) } });
+    const body = JSON.stringify({ error: { code: 'not_found', message: ROUTE_MESSAGES.notFound(path) } });
     res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end(body);
   });
 

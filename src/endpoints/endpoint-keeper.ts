@@ -1,5 +1,5 @@
 import type { Endpoint, MedianApiClient } from '../median/index.js';
-import { connectFix, SYNC_MESSAGES, syncFix } from '../median/index.js';
+import { connectFix, sameMessage, SYNC_MESSAGES, syncFix } from '../median/index.js';
 import { MedianDevError, errorCode, receivedErrorCode, type ErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { NewDaemonEvent } from '../events/index.js';
@@ -159,7 +159,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
         emitEndpoint('synced', current);
         return current;
       }
-      if (current.error === SYNC_MESSAGES.refusedSignature && options.autoFix && !hasReconnected) {
+      if (current.error !== null && sameMessage(current.error, SYNC_MESSAGES.refusedSignature) && options.autoFix && !hasReconnected) {
         // The docs' fix is "Reconnect": open the route once, so Median binds the key the route holds.
         hasReconnected = true;
         emitEndpoint('sync-failed', current);

@@ -14,7 +14,7 @@ const CONNECT_FIXES: Readonly<Record<string, string>> = Object.freeze({
   legacy_api_key: 'Create a Median key on Settings → API and set it as MEDIAN_KEY.',
   missing_median_key: 'Create a Median key on Settings → API first, then set it as MEDIAN_KEY.',
   invalid_url: 'Use an https:// URL (the tunnel gives one), or pass --public-url with an https origin.',
-  duplicate_endpoint: 'That URL is already connected: median-dev adopts it. If it belongs to someone else, remove it first.',
+  duplicate_endpoint: 'Seen from Change endpoint: another endpoint already has this URL. Remove the other endpoint first (`median-dev endpoints` shows whose it is).',
   too_many_tool_endpoints: 'Remove an endpoint you no longer use: `median-dev endpoints prune` lists this project’s stale tunnel endpoints.',
   rate_limited: 'Wait a minute; median-dev retries by itself.',
   median_refused_connection: 'Check MEDIAN_KEY and the status Median gave, then restart.',

@@ -7,7 +7,7 @@
 const LOAD_FIXES: ReadonlyArray<{ pattern: RegExp; fix: string }> = [
   { pattern: /Median: the tool name "[^"]*" is invalid\./, fix: 'A letter, then letters, numbers and underscores, up to 64 characters.' },
   { pattern: /Median: the tool "[^"]*" has no description\./, fix: 'Add one sentence that says when to use it.' },
-  { pattern: /Median: the tool "[^"]*" has risk "[^"]*"\./, fix: 'Fix the risk: "low", "medium", "reviewed" or "high".' },
+  { pattern: /Median: the tool "[^"]*" has risk "[^"]*"\./, fix: 'Fix the risk: “low”, “medium”, “reviewed” or “high”.' },
   { pattern: /Median: the field "[^"]*" on "[^"]*" was not built with the schema builder\./, fix: 'Use p.string(), p.number(), p.boolean() or p.enum().' },
   { pattern: /Median: the tool "[^"]*" has no execute function\./, fix: 'Add execute.' },
   { pattern: /Median: two plugins both define a tool called "[^"]*"\./, fix: 'Remove one plugin.' },

@@ -6,9 +6,10 @@
  * - Code spans: the docs page renders them with backticks
  *   (`The manifest version is `N`…`). Backticks are page formatting, not part
  *   of the message, so we print without them: `The manifest version is 2, …`.
- * - Typography: outside code spans the docs site curls quotes and apostrophes
- *   (`deployment’s`, `“low”`), while inside code spans they stay straight
- *   (`"x"`). We take the straight form as the real text everywhere.
+ * - Typography: as the docs print it. Outside code spans the docs curl quotes
+ *   and apostrophes (`deployment’s`, `“low”`), inside code spans they stay
+ *   straight (`"x"`); so do we. Code that matches a message Median sent
+ *   compares both forms alike (`sameMessage`), as a server may send either.
  *
  * Where the docs cut a message with `…`, we complete it and say so with
  * "COMPLETED BY US". Messages the docs do not give at all are marked "OURS".
@@ -20,13 +21,13 @@ const RISK_LIST = 'low, medium, reviewed, high';
 /** Sync errors: the message after "Sync failed:" on the endpoint row. */
 export const SYNC_MESSAGES = Object.freeze({
   refusedSignature:
-    "The endpoint refused the signature. Open the route once to reconnect it with that deployment's MEDIAN_KEY.",
+    'The endpoint refused the signature. Open the route once to reconnect it with that deployment’s MEDIAN_KEY.',
   answeredStatus: (status: number | string): string => `The endpoint answered ${status}.`,
   notJson: 'The endpoint did not answer with JSON. Is the URL pointing at the route exported by median()?',
   didNotAnswer: 'The endpoint did not answer. Check the URL and that your server is up.',
   /** COMPLETED BY US: the docs stop at "…from the cloud…". */
   ownMachine: (origin: string): string =>
-    `${origin} is this deployment's own machine, not yours. Median calls your endpoint from the cloud, so a local address needs a tunnel.`,
+    `${origin} is this deployment’s own machine, not yours. Median calls your endpoint from the cloud, so a local address needs a tunnel.`,
   redirectedTo: (url: string): string => `The endpoint redirected to ${url}, which syncs never follow. Point it there instead.`,
   redirected: 'The endpoint redirected, which syncs never follow.',
   privateAddress: 'That address points inside a network, not at the internet.',
@@ -35,7 +36,7 @@ export const SYNC_MESSAGES = Object.freeze({
     `The tool name "${name}" already comes from ${url}. Tool names have to be unique across every endpoint.`,
   tooManyTools: (count: number, limit: number): string =>
     `These endpoints would declare ${count} tools together, and the organization limit is ${limit}.`,
-  reservedName: (path: string, name: string): string => `${path} "${name}" is one of the agent's own tools. Pick another name.`,
+  reservedName: (path: string, name: string): string => `${path} "${name}" is one of the agent’s own tools. Pick another name.`,
   descriptionTooLong: (path: string, max: number): string => `${path} is over ${max} characters.`,
   tooManyFields: (path: string, count: number, max: number): string =>
     `${path} has ${count} fields, and the most a tool can take is ${max}.`,
@@ -80,11 +81,12 @@ export const SYNC_REQUEST_MESSAGES = Object.freeze({
 
 /** Connect errors (the answer to opening the route with the Bearer key). */
 export const CONNECT_MESSAGES = Object.freeze({
-  connected: (tools: number): string => `Connected. Median is syncing ${tools} tools.`,
+  /** The docs' "syncing 2 tools", with the singular for one. */
+  connected: (tools: number): string => `Connected. Median is syncing ${tools} tool${tools === 1 ? '' : 's'}.`,
   unauthorized:
     'Send Authorization: Bearer $MEDIAN_KEY to connect this endpoint. Manifest reads and tool calls require a valid median-signature.',
   endpointUnknown:
-    "Median: MEDIAN_TOOLS_URL is not a URL. Set it to this route's public address, like https://example.com/api/median.",
+    'Median: MEDIAN_TOOLS_URL is not a URL. Set it to this route’s public address, like https://example.com/api/median.',
   unreachable: 'Median could not be reached to connect this route. Check the network and open it again.',
   invalidApiKey: 'That Median key does not match any organization. Copy the median_key_ key again from Settings under API.',
   legacyApiKey: 'This is a legacy API key. Create a Median key in Settings under API, set it as MEDIAN_KEY, and try again.',
@@ -108,7 +110,8 @@ export const CALL_MESSAGES = Object.freeze({
   redirected: 'The endpoint redirected, which tool calls never follow.',
   tooMuch: 'The endpoint answered with too much to read.',
   failedWithoutSaying: 'The tool failed without saying why.',
-  refusal: (reason: string, detail: string): string => (detail === '' ? reason : `${reason}: ${detail}`),
+  /** The docs' `<reason>: <detail>`; without a detail the colon stays (`not_signed_in:`). */
+  refusal: (reason: string, detail: string): string => `${reason}: ${detail}`.trimEnd(),
   unknownOutcomeTail: 'The action may have completed. Inspect its state before retrying and reuse the same tool call id.',
   toolUnavailable: 'The tool is no longer available.',
   noResult: 'The tool returned no result. Check whether the action completed before retrying.',
@@ -138,7 +141,7 @@ export const LOAD_MESSAGES = Object.freeze({
   noDescription: (name: string): string =>
     `Median: the tool "${name}" has no description. Add one sentence that says when to use it.`,
   badRisk: (name: string, risk: string): string =>
-    `Median: the tool "${name}" has risk "${risk}". Use "low", "medium", "reviewed" or "high".`,
+    `Median: the tool "${name}" has risk "${risk}". Use “low”, “medium”, “reviewed” or “high”.`,
   /** COMPLETED BY US. */
   notSchemaBuilt: (field: string, name: string): string =>
     `Median: the field "${field}" on "${name}" was not built with the schema builder. Use p.string(), p.number(), p.boolean() or p.enum().`,
@@ -153,18 +156,26 @@ export const LOAD_MESSAGES = Object.freeze({
 });
 
 /**
- * Route responses (what `median()` answers). The docs give codes and causes,
- * not the message text; these messages are OURS, built from the causes.
+ * Route responses (what `median()` answers, and what the example route in
+ * examples/ answers: one set). The docs give codes and causes, not the
+ * message text; these messages are OURS, built from the causes and written
+ * for whoever has to fix it.
  */
 export const ROUTE_MESSAGES = Object.freeze({
-  methodNotAllowed: 'Only GET and POST are answered.',
-  missingSecret: 'No MEDIAN_KEY on the server and no key option.',
-  missingSignature: 'No median-signature header. A proxy in front of your server may strip it.',
+  methodNotAllowed: (method: string): string => `Only GET and POST are answered, not ${method}.`,
+  missingSecret:
+    'Median: MEDIAN_KEY is not set on this server, so the route cannot check signatures. Copy the Median key from Settings under API into MEDIAN_KEY and restart.',
+  missingSignature: 'No median-signature header. Median signs every manifest read and tool call; a proxy in front of this server may strip it.',
+  missingSignatureOnGet:
+    'No median-signature header. Median signs every manifest read; a proxy in front of this server may strip it. To connect this endpoint instead, send Authorization: Bearer $MEDIAN_KEY.',
   malformedSignature: 'The median-signature header is not t=<ms>,v1=<hex>.',
-  staleTimestamp: "The signature is more than 5 minutes from your server's clock. Fix the clock.",
-  invalidSignature: 'Median signed with a different key. Reconnect.',
+  staleTimestamp: 'The signature is more than 5 minutes from this server’s clock. Fix the clock.',
+  invalidSignature:
+    'The signature does not match this server’s MEDIAN_KEY: Median signed with a different key. Open the route once with Authorization: Bearer $MEDIAN_KEY to reconnect.',
   bodyNotObject: 'The body is not a JSON object.',
-  bodyNoTool: 'The body has no tool.',
+  bodyTooLarge: (limit: number): string => `The body is over ${limit} bytes.`,
+  bodyNoTool: 'The body has no tool. A tool call is {tool, toolCallId, input, context}.',
+  inputNotObject: 'input must be an object.',
   fieldMustBeString: (path: string): string => `${path} must be a string.`,
   fieldMustBeObject: (path: string): string => `${path} must be an object.`,
   fieldMustBeBoolean: (path: string): string => `${path} must be a boolean.`,
@@ -174,7 +185,19 @@ export const ROUTE_MESSAGES = Object.freeze({
     `Median asked for "${op}", which this package version does not know. Update @mediansh/agent-tools.`,
   unknownTool: (tool: string): string => `No tool is called "${tool}", so the synced list is behind. Sync the endpoint again.`,
   diagnosticsUnsupported: 'This route collects no diagnostics.',
+  notFound: (path: string): string => `Nothing here. The Median route is at ${path}.`,
+  internal: 'The route failed unexpectedly. See the server log.',
 });
+
+/** Whether two messages are the same text, whatever form their quotes and apostrophes take (’ ‘ “ ” or ' "). */
+export function sameMessage(a: string, b: string): boolean {
+  return straightQuotes(a) === straightQuotes(b);
+}
+
+/** The message with curly quotes and apostrophes made straight, for matching. */
+export function straightQuotes(text: string): string {
+  return text.replace(/[‘’]/g, "'").replace(/[“”]/g, '"');
+}
 
 /**
  * invalid_input messages, word for word from the docs: they name the first

@@ -1,4 +1,4 @@
-import { CONNECT_MESSAGES, SYNC_MESSAGES } from './messages.js';
+import { CONNECT_MESSAGES, SYNC_MESSAGES, sameMessage, straightQuotes } from './messages.js';
 
 /**
  * The docs' "Fix" column of the Sync errors table (tool-errors.txt), matched
@@ -8,7 +8,7 @@ import { CONNECT_MESSAGES, SYNC_MESSAGES } from './messages.js';
  */
 const SYNC_FIXES: ReadonlyArray<{ matches: (message: string) => boolean; fix: (message: string) => string }> = [
   {
-    matches: (m) => m === SYNC_MESSAGES.refusedSignature,
+    matches: (m) => sameMessage(m, SYNC_MESSAGES.refusedSignature),
     fix: () =>
       'Reconnect: the route holds a different key than the one this endpoint is bound to. median-dev opens the route once with MEDIAN_KEY to reconnect it (it does so by itself after this error, and whenever MEDIAN_KEY changes in the env file).',
   },
@@ -53,7 +53,8 @@ const SYNC_FIXES: ReadonlyArray<{ matches: (message: string) => boolean; fix: (m
 
 export function syncFix(message: string | null | undefined): string | undefined {
   if (!message) return undefined;
-  const text = message.trim();
+  // Median's cloud may send the docs' curly apostrophes or straight ones: the rows match straight text.
+  const text = straightQuotes(message.trim());
   return SYNC_FIXES.find((row) => row.matches(text))?.fix(text);
 }
 

@@ -72,7 +72,7 @@ describe('median-dev start: a key rotation in the env file', () => {
     const otherKey = world.emulator.createKey();
     const rebound = await world.clientWithKey(otherKey).connect(first.url as string);
     expect((await world.api.waitForSync(rebound.id, { timeoutMs: 5_000 })).error).toBe(
-      "The endpoint refused the signature. Open the route once to reconnect it with that deployment's MEDIAN_KEY.",
+      "The endpoint refused the signature. Open the route once to reconnect it with that deployment’s MEDIAN_KEY.",
     );
 
     const mark = cli.events().length;

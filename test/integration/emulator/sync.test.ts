@@ -60,7 +60,7 @@ describe('emulator sync: a signed GET of the endpoint URL', () => {
     [
       'a reserved name',
       { body: { version: 1, tools: [tool(RESERVED)] } },
-      `tools[0].name "${RESERVED}" is one of the agent's own tools. Pick another name.`,
+      `tools[0].name "${RESERVED}" is one of the agent’s own tools. Pick another name.`,
     ],
     [
       'a long description',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_MESSAGES, deriveToolSecret } from '../../../src/median/index.js';
+import { KEY_MESSAGES, ROUTE_MESSAGES, deriveToolSecret } from '../../../src/median/index.js';
 import {
   KEY,
   OTHER_KEY,
@@ -151,5 +151,15 @@ describe('example route: bodies and ops', () => {
     });
     const answer = await signedPost(route.url, { op: 'diagnostics' });
     expect(answer).toMatchObject({ status: 200, body: { error: { code: 'execution_failed', message: 'disk unreadable' } } });
+  });
+});
+
+describe('example route: one set of route messages', () => {
+  it('answers with src/median’s ROUTE_MESSAGES, the set the proxy judges with', async () => {
+    const route = await useToolRoute();
+    expect((await plainRequest(route.url, { method: 'PUT' })).body.error.message).toBe(ROUTE_MESSAGES.methodNotAllowed('PUT'));
+    expect((await plainRequest(route.url, { method: 'POST', body: '{}' })).body.error.message).toBe(ROUTE_MESSAGES.missingSignature);
+    const noKey = await useToolRoute({ key: undefined });
+    expect((await signedGet(noKey.url)).body.error.message).toBe(ROUTE_MESSAGES.missingSecret);
   });
 });

@@ -85,7 +85,7 @@ describe('checkManifest', () => {
       manifest([tool('a'.repeat(65))]),
       `tools[0].name "${'a'.repeat(65)}" is invalid. Names start with a letter, then letters, numbers and underscores, up to 64 characters.`,
     ],
-    ['reserved name', manifest([tool('handOff')]), 'tools[0].name "handOff" is one of the agent\'s own tools. Pick another name.'],
+    ['reserved name', manifest([tool('handOff')]), 'tools[0].name "handOff" is one of the agent’s own tools. Pick another name.'],
     [
       'duplicate name',
       manifest([tool('a'), tool('a')]),

@@ -56,7 +56,7 @@ describe('parseToolCall', () => {
   it.each<[string, unknown, string]>([
     ['not an object', 'x', 'The body is not a JSON object.'],
     ['null', null, 'The body is not a JSON object.'],
-    ['no tool', { ...call, tool: undefined }, 'The body has no tool.'],
+    ['no tool', { ...call, tool: undefined }, 'The body has no tool. A tool call is {tool, toolCallId, input, context}.'],
     ['tool not a string', { ...call, tool: 1 }, 'tool must be a string.'],
     ['no toolCallId', { ...call, toolCallId: undefined }, 'toolCallId is required.'],
     ['toolCallId not a string', { ...call, toolCallId: 5 }, 'toolCallId must be a string.'],

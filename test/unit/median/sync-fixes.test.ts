@@ -48,7 +48,7 @@ describe('every sync error prints the docs’ fix', () => {
   });
 
   it('the reserved-name row is the docs’ message (the test builds it through the real rules)', () => {
-    expect(judged(answer(200, tool({ name: 'handoff' })))).toMatch(/is one of the agent's own tools/);
+    expect(judged(answer(200, tool({ name: 'handoff' })))).toMatch(/is one of the agent’s own tools/);
   });
 
   it('has no fix for a message that is not in the table', () => {

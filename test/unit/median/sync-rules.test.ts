@@ -45,7 +45,7 @@ describe('judgeSyncAnswer', () => {
     [
       '401',
       answer(401, '{"error":{"code":"invalid_signature","message":"x"}}'),
-      "The endpoint refused the signature. Open the route once to reconnect it with that deployment's MEDIAN_KEY.",
+      "The endpoint refused the signature. Open the route once to reconnect it with that deployment’s MEDIAN_KEY.",
     ],
     ['404', answer(404, 'Not found'), 'The endpoint answered 404.'],
     ['500', answer(500), 'The endpoint answered 500.'],
@@ -127,7 +127,7 @@ describe('cloud-only URL rules (for doctor)', () => {
   it.each<[string, string | undefined]>([
     [
       'http://localhost:3000/api/median',
-      "http://localhost:3000 is this deployment's own machine, not yours. Median calls your endpoint from the cloud, so a local address needs a tunnel.",
+      "http://localhost:3000 is this deployment’s own machine, not yours. Median calls your endpoint from the cloud, so a local address needs a tunnel.",
     ],
     ['https://192.168.1.10/api/median', 'That address points inside a network, not at the internet.'],
     ['https://acme.com/api/median', undefined],

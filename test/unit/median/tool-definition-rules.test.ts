@@ -33,7 +33,7 @@ describe('checkToolDefinitions', () => {
       [good({ description: undefined })],
       ['Median: the tool "orderStatus" has no description. Add one sentence that says when to use it.'],
     ],
-    ['a bad risk', [good({ risk: 'extreme' })], ['Median: the tool "orderStatus" has risk "extreme". Use "low", "medium", "reviewed" or "high".']],
+    ['a bad risk', [good({ risk: 'extreme' })], ['Median: the tool "orderStatus" has risk "extreme". Use “low”, “medium”, “reviewed” or “high”.']],
     [
       'a field not from the builder',
       [good({ fields: { orderNumber: { type: 'string' } } })],

@@ -50,7 +50,7 @@ describe('judgeAnswer: kinds', () => {
     ['known: false, default reason', facts(200, { result: { known: false, detail: 'No such order.' } }), 'refused', 'tool_refused: No such order.', 'tool_refused: No such order.'],
     ['allowed: false', facts(200, { result: { allowed: false, reason: 'r', detail: 'd' } }), 'refused', 'r: d', 'r: d'],
     ['outcome: blocked', facts(200, { result: { outcome: 'blocked', reason: 'r', detail: 'd' } }), 'refused', 'r: d', 'r: d'],
-    ['a refusal without detail', facts(200, { result: { ok: false } }), 'refused', 'tool_refused', 'tool_refused'],
+    ['a refusal without detail', facts(200, { result: { ok: false } }), 'refused', 'tool_refused:', 'tool_refused:'],
     ['ok: true is a result', facts(200, { result: { ok: true } }), 'answered', '{"ok":true}', undefined],
     [
       'outcome: unknown',
@@ -330,15 +330,15 @@ describe('judgeAnswer: results, refusals and error envelopes on a 2xx', () => {
     ['an error wins over a result', { result: 1, error: { code: 'execution_failed', message: 'down' } }, ['threw', 'down', 'down', []]],
     ['diagnostics_unsupported without a message', { error: { code: 'diagnostics_unsupported' } }, ['answered', '', undefined, ['diagnostics_unsupported']]],
     ['a refusal with an empty reason', { result: { ok: false, reason: '', detail: 'd' } }, ['refused', 'tool_refused: d', 'tool_refused: d', []]],
-    ['a refusal with a non-string detail', { result: { ok: false, reason: 'r', detail: 7 } }, ['refused', 'r', 'r', []]],
+    ['a refusal with a non-string detail', { result: { ok: false, reason: 'r', detail: 7 } }, ['refused', 'r:', 'r:', []]],
     ['a refusal with a non-string reason', { result: { ok: false, reason: 5, detail: 'd' } }, ['refused', 'tool_refused: d', 'tool_refused: d', []]],
     ['known: true is a result', { result: { known: true } }, ['answered', '{"known":true}', undefined, []]],
     ['allowed: true is a result', { result: { allowed: true } }, ['answered', '{"allowed":true}', undefined, []]],
     ['ok: "false" (a string) is a result', { result: { ok: 'false' } }, ['answered', '{"ok":"false"}', undefined, []]],
     ['outcome: done is a result', { result: { outcome: 'done' } }, ['answered', '{"outcome":"done"}', undefined, []]],
-    ['outcome: unknown without reason or detail', { result: { outcome: 'unknown' } }, ['unknown-outcome', 'tool_refused The action may have completed. Inspect its state before retrying and reuse the same tool call id.', 'tool_refused The action may have completed. Inspect its state before retrying and reuse the same tool call id.', []]],
-    ['outcome: unknown wins over ok: false', { result: { outcome: 'unknown', ok: false, reason: 'r' } }, ['unknown-outcome', 'r The action may have completed. Inspect its state before retrying and reuse the same tool call id.', 'r The action may have completed. Inspect its state before retrying and reuse the same tool call id.', []]],
-    ['hints on an unknown outcome are checked', { result: { outcome: 'unknown', medianNavigateTo: '/'.repeat(2_049) } }, ['unknown-outcome', 'tool_refused The action may have completed. Inspect its state before retrying and reuse the same tool call id.', 'tool_refused The action may have completed. Inspect its state before retrying and reuse the same tool call id.', ['navigate_to_too_long']]],
+    ['outcome: unknown without reason or detail', { result: { outcome: 'unknown' } }, ['unknown-outcome', 'tool_refused: The action may have completed. Inspect its state before retrying and reuse the same tool call id.', 'tool_refused: The action may have completed. Inspect its state before retrying and reuse the same tool call id.', []]],
+    ['outcome: unknown wins over ok: false', { result: { outcome: 'unknown', ok: false, reason: 'r' } }, ['unknown-outcome', 'r: The action may have completed. Inspect its state before retrying and reuse the same tool call id.', 'r: The action may have completed. Inspect its state before retrying and reuse the same tool call id.', []]],
+    ['hints on an unknown outcome are checked', { result: { outcome: 'unknown', medianNavigateTo: '/'.repeat(2_049) } }, ['unknown-outcome', 'tool_refused: The action may have completed. Inspect its state before retrying and reuse the same tool call id.', 'tool_refused: The action may have completed. Inspect its state before retrying and reuse the same tool call id.', ['navigate_to_too_long']]],
     ['hints that are not strings are left alone', { result: { medianNavigateTo: 5, medianHighlight: true } }, ['answered', '{}', undefined, []]],
   ])('%s', (_label, body, expected) => {
     expect(summary(facts(200, body))).toEqual(expected);

@@ -46,7 +46,7 @@ describe('judgeRecordedAnswer', () => {
     { name: 'a manifest that breaks a sync rule', kind: 'manifest', facts: facts(200, json({ version: 2, tools: [] })), verdict: 'not-answering' },
     { name: 'a manifest read refused 401', kind: 'manifest', facts: facts(401, json({ error: { code: 'invalid_signature', message: 'no' } })), verdict: 'not-answering' },
     { name: 'a manifest read that never came', kind: 'manifest', facts: facts(null, null, { failure: 'connection' }), verdict: 'not-answering' },
-    { name: 'a connect that worked', kind: 'connect', facts: facts(200, json({ connected: true, endpoint: ENDPOINT, tools: 1, message: 'Connected. Median is syncing 1 tools.' })), verdict: 'answered' },
+    { name: 'a connect that worked', kind: 'connect', facts: facts(200, json({ connected: true, endpoint: ENDPOINT, tools: 1, message: 'Connected. Median is syncing 1 tool.' })), verdict: 'answered' },
     { name: 'a connect refused', kind: 'connect', facts: facts(401, json({ error: { code: 'unauthorized', message: 'Send the key.' } })), verdict: 'not-answering' },
     { name: 'another page', kind: 'other', facts: facts(200, Buffer.from('<html>')), verdict: 'answered' },
     { name: 'another page redirecting', kind: 'other', facts: facts(302, null), verdict: 'answered' },
