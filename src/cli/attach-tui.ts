@@ -1,6 +1,6 @@
 import { writeFileAtomic } from '../shared/private-files.js';
 import { safeJson } from '../shared/output-sanitiser.js';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Daemon } from '../daemon/index.js';
 import { resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
@@ -54,9 +54,12 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
       }
       if (effect.type === 'export-har') {
         const records = await createCallStore(config.dataDir).list({ limit: Number.MAX_SAFE_INTEGER });
-        const file = join(io.cwd, `median-dev-${new Date().toISOString().replace(/[:.]/g, '-')}.har`);
-        await writeFileAtomic(file, `${safeJson(toHar(records.reverse(), { creator: { name: 'median-dev', version: VERSION } }), 2)}\n`, { mode: 0o600 });
-        attached.tui.dispatch({ type: 'flash', text: `Wrote ${records.length} calls to ${file}` });
+        // Into the data dir (0700, ignored by git), never the project folder, and the footer says where.
+        const file = join(config.dataDir, `median-dev-${new Date().toISOString().replace(/[:.]/g, '-')}.har`);
+        await writeFileAtomic(file, `${safeJson(toHar(records, { creator: { name: 'median-dev', version: VERSION }, baseUrl: config.target }), 2)}\n`, { mode: 0o600 });
+        const shown = relative(io.cwd, file);
+        const where = shown !== '' && !shown.startsWith('..') && !isAbsolute(shown) ? shown : file;
+        attached.tui.dispatch({ type: 'flash', text: `Wrote ${records.length} call${records.length === 1 ? '' : 's'} to ${where} (HAR 1.2: open it in your browser devtools' Network tab).` });
       }
     },
   });

@@ -76,7 +76,7 @@ export const KEY_MAP: readonly KeyBinding[] = [
   { action: 'quit', keys: ['q', 'C-c'], help: 'quit (stops the dev server like Ctrl-C)', footer: 'quit' },
   { action: 'hostname-change', keys: ['h'], help: '(demo) simulate a tunnel hostname change', footer: 'hostname change', isDemoOnly: true },
   { action: 'copy-curl', keys: ['c'], help: 'copy the call as curl', footer: 'curl' },
-  { action: 'export-har', keys: ['x'], help: 'export the calls as HAR', footer: 'HAR' },
+  { action: 'export-har', keys: ['x'], help: 'export the calls as HAR (into the data dir)', footer: 'HAR' },
   { action: 'save-call', keys: ['t'], help: 'save the selected call as a test (median-calls/, run by median-dev test)' },
   { action: 'sync', keys: ['s'], help: 'ask Median to sync the endpoint', footer: 'sync' },
   { action: 'diagnostics', keys: ['d'], help: 'send a diagnostics call', footer: 'diagnostics', isCallSender: true },

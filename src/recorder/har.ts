@@ -65,8 +65,14 @@ export interface HarLog {
 
 export interface HarOptions {
   creator: { name: string; version: string };
-  /** Origin the recorded paths are resolved against (default `http://localhost`). */
+  /** Origin for a recorded request without a usable Host header (default `http://localhost`). */
   baseUrl?: string;
+  /**
+   * Entries in the order given (saved calls keep their files' order). By
+   * default they are sorted by `startedDateTime`, oldest first, the order
+   * HAR 1.2 prefers and browser devtools list them in.
+   */
+  isOrderKept?: boolean;
 }
 
 function headerList(headers: RecordedMessage['headers'] | undefined): HarNameValue[] {
@@ -120,13 +126,47 @@ function absoluteUrl(path: string, baseUrl: string): URL {
   }
 }
 
+/** A Host header's value that is a host and maybe a port, nothing else (it came from the network). */
+const HOST_VALUE = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The URL the request really had: its Host header (the tunnel's hostname,
+ * or `127.0.0.1:4141` for a local call) with the scheme the tunnel says it
+ * came in over (`X-Forwarded-Proto`), else the base URL's scheme for the base
+ * URL's host, else `http`. Without a Host header, the path on the base URL.
+ */
+function requestUrl(record: CallRecord, baseUrl: string): URL {
+  const host = headerValue(record.request.headers, 'host')?.trim();
+  if (host && HOST_VALUE.test(host)) {
+    const forwarded = headerValue(record.request.headers, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+    let base: URL | undefined;
+    try {
+      base = new URL(baseUrl);
+    } catch {
+      base = undefined;
+    }
+    const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : base?.host === host.toLowerCase() ? base.protocol.slice(0, -1) : 'http';
+    try {
+      return new URL(record.request.path.startsWith('/') ? record.request.path : `/${record.request.path}`, `${scheme}://${host}`);
+    } catch {
+      // A host the URL parser refuses after all: fall back to the base URL.
+    }
+  }
+  return absoluteUrl(record.request.path, baseUrl);
+}
+
+function receivedMs(record: CallRecord): number {
+  const at = Date.parse(record.receivedAt);
+  return Number.isNaN(at) ? 0 : at;
+}
+
 function isoDate(text: string): string {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? text : date.toISOString();
 }
 
 function toEntry(record: CallRecord, baseUrl: string): HarEntry {
-  const url = absoluteUrl(record.request.path, baseUrl);
+  const url = requestUrl(record, baseUrl);
   const requestType = headerValue(record.request.headers, 'content-type') ?? 'application/json';
   const request: HarRequest = {
     method: record.request.method,
@@ -188,17 +228,19 @@ function toEntry(record: CallRecord, baseUrl: string): HarEntry {
 }
 
 /**
- * Recorded calls as a HAR 1.2 log, entries in the order given (pass them
- * oldest first for a timeline). Records are already masked on disk, so no
+ * Recorded calls as a HAR 1.2 log, oldest first by when each call came in
+ * (`isOrderKept`: as given). Records are already masked on disk, so no
  * secret reaches the file.
  */
 export function toHar(records: CallRecord[], options: HarOptions): HarLog {
   const baseUrl = options.baseUrl ?? 'http://localhost';
+  // Array.prototype.sort is stable: calls received in the same millisecond keep the order given.
+  const ordered = options.isOrderKept ? records : [...records].sort((a, b) => receivedMs(a) - receivedMs(b));
   return {
     log: {
       version: '1.2',
       creator: { name: options.creator.name, version: options.creator.version },
-      entries: records.map((record) => toEntry(record, baseUrl)),
+      entries: ordered.map((record) => toEntry(record, baseUrl)),
     },
   };
 }

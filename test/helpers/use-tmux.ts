@@ -21,13 +21,13 @@ export interface TmuxPane {
  * A real terminal: a detached tmux session of `width`×`height` running
  * `argv` (no shell: each argument passed as it is), killed when the test ends.
  */
-export async function useTmux(argv: readonly string[], options: { width?: number; height?: number; env?: Record<string, string> } = {}): Promise<TmuxPane> {
+export async function useTmux(argv: readonly string[], options: { width?: number; height?: number; env?: Record<string, string>; cwd?: string } = {}): Promise<TmuxPane> {
   await run('tmux', ['-V']).catch(() => {
     throw new Error('These tests drive a real terminal through tmux: install it (apt-get install tmux, brew install tmux).');
   });
   const session = `median-dev-test-${randomUUID().slice(0, 8)}`;
   const env = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
-  await run('tmux', ['new-session', '-d', '-s', session, '-x', String(options.width ?? 160), '-y', String(options.height ?? 40), ...env, ...argv]);
+  await run('tmux', ['new-session', '-d', '-s', session, '-x', String(options.width ?? 160), '-y', String(options.height ?? 40), ...(options.cwd ? ['-c', options.cwd] : []), ...env, ...argv]);
   useTeardown(session, (s) => run('tmux', ['kill-session', '-t', s]).catch(() => undefined));
   return {
     text: async () => (await run('tmux', ['capture-pane', '-p', '-t', session])).stdout,

@@ -28,12 +28,14 @@ export async function runExport(options: Record<string, unknown>, io: CliIo): Pr
       .reverse();
   } else {
     const store = createCallStore(config.dataDir);
-    records = await store.list({ ...(typeof options.tool === 'string' ? { tool: options.tool } : {}), limit });
+    // --limit keeps the newest calls by when they came in (a slow call is written last).
+    records = await store.list({ ...(typeof options.tool === 'string' ? { tool: options.tool } : {}), limit, order: 'received' });
     saySkippedLines(store, config.dataDir, io);
   }
   const har = toHar(records.slice().reverse(), {
     creator: { name: 'median-dev', version: VERSION },
     baseUrl: config.state.toolsUrl ? new URL(config.state.toolsUrl).origin : config.target,
+    ...(options.saved === true ? { isOrderKept: true } : {}),
   });
   const text = `${safeJson(har, 2)}\n`;
   if (isStdout) {

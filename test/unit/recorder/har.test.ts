@@ -164,7 +164,7 @@ describe('toHar', () => {
     );
   });
 
-  it('keeps the order given and carries the request and the answer', () => {
+  it('carries the request and the answer', () => {
     const [first, second, third] = har.log.entries;
     expect(har.log.entries.map((e) => e._recordId)).toEqual(records.map((r) => r.id));
     expect(first?.request).toMatchObject({
@@ -195,5 +195,27 @@ describe('toHar', () => {
   it('resolves paths against http://localhost without a base URL', () => {
     expect(toHar([makeRecord()], { creator }).log.entries[0]?.request.url).toBe('http://localhost/api/median');
     expect(checkHar(toHar([], { creator }))).toEqual([]);
+  });
+
+  it('lists the calls oldest first by when they came in, whatever order they were written in', () => {
+    const slow = makeRecord({ n: 10, receivedAt: '2026-01-05T14:02:00.000Z', durationMs: 3_000 });
+    const quick = makeRecord({ n: 11, receivedAt: '2026-01-05T14:02:00.500Z' });
+    const later = makeRecord({ n: 12, receivedAt: '2026-01-05T14:02:01.000Z' });
+    // Newest written first, as the store reads them: the slow call finished last.
+    const entries = toHar([slow, later, quick], { creator }).log.entries;
+    expect(entries.map((e) => e._recordId)).toEqual([slow.id, quick.id, later.id]);
+    expect(toHar([later, slow], { creator, isOrderKept: true }).log.entries.map((e) => e._recordId)).toEqual([later.id, slow.id]);
+  });
+
+  it.each([
+    ['a call through the tunnel', { host: 'my-shop-3f9a1c.loca.lt', 'x-forwarded-proto': 'https' }, 'https://my-shop-3f9a1c.loca.lt/api/median'],
+    ['a call to the proxy itself', { host: '127.0.0.1:4141' }, 'http://127.0.0.1:4141/api/median'],
+    ['the base URL’s host takes its scheme', { host: 'demo.loca.lt' }, 'https://demo.loca.lt/api/median'],
+    ['an IPv6 host', { host: '[::1]:4141' }, 'http://[::1]:4141/api/median'],
+    ['no Host header: the base URL', {}, 'https://demo.loca.lt/api/median'],
+    ['a Host that is not a host: the base URL', { host: 'evil.test/@x' }, 'https://demo.loca.lt/api/median'],
+  ])('URL of %s: the host and port the request had', (_name, headers, url) => {
+    const record = makeRecord({ request: { method: 'POST', path: '/api/median', headers: { 'content-type': 'application/json', ...headers }, body: '{}' } });
+    expect(toHar([record], { creator, baseUrl: 'https://demo.loca.lt' }).log.entries[0]?.request.url).toBe(url);
   });
 });
