@@ -64,4 +64,15 @@ describe('doctor', () => {
     expect(body.checks.find((c) => c.check === 'endpoint')).toMatchObject({ status: 'fail' });
     expect(body.checks.filter((c) => c.status === 'fail').every((c) => typeof c.fix === 'string')).toBe(true);
   });
+
+  it('an env file without MEDIAN_TOOLS_URL is not ticked: a warning that start writes it', async () => {
+    const { emulator } = await useEmulator();
+    const dir = useTeardown(await mkdtemp(join(tmpdir(), 'median-dev-doctor-')), (d) => rm(d, { recursive: true, force: true }));
+    const envFile = join(dir, '.env.local');
+    await writeFile(envFile, `MEDIAN_KEY=${emulator.key}\n`);
+    const result = await runCliInProcess(['doctor', '--json', '--data-dir', join(dir, '.median-dev'), '--env-file', envFile, '--median-api', emulator.url], { cwd: dir });
+    const envCheck = (JSON.parse(result.stdout) as { checks: Array<Check & { message: string }> }).checks.find((c) => c.check === 'env-file');
+    expect(envCheck).toMatchObject({ status: 'warn', fix: expect.stringContaining('median-dev start') });
+    expect(envCheck?.message).not.toContain('(unset)');
+  });
 });
