@@ -6,6 +6,7 @@ import { withRecordedPath } from '../../daemon/index.js';
 import { declaredRiskOf, prepareReplay, sendSignedCall } from '../../replay/index.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { createTerminalPrompt } from '../terminal-prompt.js';
+import { pastableCommand } from '../command-line.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { createOutputMasker } from '../output-masker.js';
@@ -135,5 +136,5 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
     io.stdout,
     `${original.replayOf ? 'replayed record' : 'original'}: HTTP ${original.response?.status ?? '—'} ${styleVerdict(style, original.verdict.kind)}  →  replay: HTTP ${answer.status} ${styleVerdict(style, verdict.kind)}`,
   );
-  if (record) writeLine(io.stdout, style.dim(`Compare the answers: median-dev show ${record.id} --diff`));
+  if (record) writeLine(io.stdout, style.dim(`Compare the answers: ${pastableCommand(io, config, ['show', record.id, '--diff'])}`));
 }

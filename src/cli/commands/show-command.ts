@@ -5,6 +5,7 @@ import { missingKeyHint } from '../../config/index.js';
 import { UserError } from '../../shared/errors.js';
 import { safeLine } from '../../shared/output-sanitiser.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
+import { pastableCommand } from '../command-line.js';
 import { loadConfig } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
 import { formatRecord } from '../format-record.js';
@@ -27,7 +28,7 @@ export async function runShow(id: string, options: Record<string, unknown>, io: 
     return;
   }
   if (options.diff === true) {
-    const { original, replay } = await diffPair(store, id, record);
+    const { original, replay } = await diffPair(store, id, record, (words) => pastableCommand(io, config, words));
     const diff = diffResponses(original, replay);
     if (config.json) writeJson(io, diff);
     else writeLine(io.stdout, diff.text);
@@ -40,14 +41,14 @@ export async function runShow(id: string, options: Record<string, unknown>, io: 
   }
   const style = createStyle(useColor(io));
   writeLine(io.stdout, formatRecord(record, style));
-  if (replays.length > 0) writeLine(io.stdout, `\n${formatReplays(replays, style)}`);
+  if (replays.length > 0) writeLine(io.stdout, `\n${formatReplays(replays, style, pastableCommand(io, config, ['show', replays.at(-1)!.id, '--diff']))}`);
 }
 
 /**
  * What `--diff` compares: a replay against its original; for an original
  * (a toolCallId names one), its newest replay against it.
  */
-async function diffPair(store: CallStore, id: string, record: CallRecord): Promise<{ original: CallRecord; replay: CallRecord }> {
+async function diffPair(store: CallStore, id: string, record: CallRecord, pastable: (words: string[]) => string): Promise<{ original: CallRecord; replay: CallRecord }> {
   if (record.replayOf) {
     const original = await store.get(record.replayOf);
     if (!original) {
@@ -58,13 +59,13 @@ async function diffPair(store: CallStore, id: string, record: CallRecord): Promi
   const newest = (await store.replaysOf(record.id)).at(-1);
   if (!newest) {
     throw new UserError('not_a_replay', `${id} has not been replayed, so there is nothing to compare it with.`, {
-      hint: `Replay it first (median-dev replay ${record.toolCallId || record.id}), or pass a replay's record id (calls marked ↻ in \`median-dev calls\`).`,
+      hint: `Replay it first (${pastable(['replay', record.toolCallId || record.id])}), or pass a replay's record id (calls marked ↻ in \`${pastable(['calls'])}\`).`,
     });
   }
   return { original: record, replay: newest };
 }
 
-function formatReplays(replays: ReplaySummary[], style: Style): string {
+function formatReplays(replays: ReplaySummary[], style: Style, newestDiff: string): string {
   const rows = replays.map((r) => [
     r.receivedAt.replace('T', ' ').slice(0, 19),
     safeLine(describeReplayHow(r)),
@@ -72,6 +73,6 @@ function formatReplays(replays: ReplaySummary[], style: Style): string {
     style.dim(r.id),
   ]);
   return `${style.bold(`Replays (${replays.length})`)}\n${formatTable(['WHEN', 'HOW', 'OUTCOME', 'RECORD'], rows, style)}\n${style.dim(
-    `Compare one with the original: median-dev show <record> --diff`,
+    `Compare the newest with the original: ${newestDiff}`,
   )}`;
 }
