@@ -19,3 +19,5 @@ export {
 export { type ProcStat, parseProcStat, isProcessAlive, isProcessGroupAlive, readProcessStartTime, readProcessIdentity } from './process-liveness.js';
 export { browserCommand, openInBrowser } from './open-browser.js';
 export { FORWARDING_PAGE_NAME, forwardingPageHtml, writeForwardingPage } from './forwarding-page.js';
+export { findExecutable } from './find-executable.js';
+export { type TunnelProgram, type ProgramExit, type StartTunnelProgramOptions, startTunnelProgram } from './tunnel-process.js';

@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { signalProcessTree, stopModes } from './process-signals.js';
+import { realSystemCalls, type SystemCalls } from './system-calls.js';
+
+/** How a tunnel program (`cloudflared`, `ssh`) ended. */
+export interface ProgramExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The program could not start at all (ENOENT, EACCES), with Node's error code. */
+  spawnErrorCode?: string;
+}
+
+/** A tunnel program the user installed, run as our child. */
+export interface TunnelProgram {
+  readonly pid: number | undefined;
+  /** Every line it prints, stdout and stderr, as it comes. */
+  onLine(listener: (line: string, stream: 'stdout' | 'stderr') => void): void;
+  /** Settles once, when the program is gone (also when it never started). */
+  readonly exited: Promise<ProgramExit>;
+  readonly hasExited: boolean;
+  /**
+   * Stops it and everything it started: the process group is asked to stop
+   * (SIGTERM on POSIX), then killed after `graceMs`; resolves when it exited.
+   * Idempotent.
+   */
+  stop(graceMs?: number): Promise<ProgramExit>;
+}
+
+export interface StartTunnelProgramOptions {
+  file: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  system?: SystemCalls;
+}
+
+/**
+ * Runs a tunnel program without a shell, in its own process group on POSIX
+ * (so a stop reaches what it forks), with stdin closed: a program that would
+ * prompt (an ssh host-key question) reads end-of-file instead of hanging.
+ */
+export function startTunnelProgram(options: StartTunnelProgramOptions): TunnelProgram {
+  const system = options.system ?? realSystemCalls;
+  const listeners: Array<(line: string, stream: 'stdout' | 'stderr') => void> = [];
+  let child: ChildProcess | undefined;
+  let hasExited = false;
+  let settle!: (exit: ProgramExit) => void;
+  const exited = new Promise<ProgramExit>((resolve) => (settle = resolve));
+  const finish = (exit: ProgramExit): void => {
+    if (hasExited) return;
+    hasExited = true;
+    settle(exit);
+  };
+  try {
+    child = spawn(options.file, [...options.args], {
+      env: { ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: system.platform !== 'win32',
+      windowsHide: true,
+    });
+  } catch (error) {
+    finish({ code: null, signal: null, spawnErrorCode: (error as { code?: string }).code ?? 'EINVAL' });
+  }
+  if (child) {
+    const running = child;
+    running.once('error', (error: NodeJS.ErrnoException) => {
+      // Only a failure to start ends it here; a later error (a kill that failed) leaves it running.
+      if (running.pid === undefined) finish({ code: null, signal: null, spawnErrorCode: error.code ?? 'EINVAL' });
+    });
+    running.once('exit', (code, signal) => finish({ code, signal }));
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const source = running[stream];
+      if (!source) continue;
+      source.setEncoding('utf8');
+      const lines = createInterface({ input: source, crlfDelay: Infinity });
+      lines.on('line', (line) => {
+        for (const listener of listeners) listener(line, stream);
+      });
+    }
+  }
+
+  let stopping: Promise<ProgramExit> | undefined;
+  return {
+    get pid() {
+      return child?.pid;
+    },
+    get hasExited() {
+      return hasExited;
+    },
+    exited,
+    onLine(listener) {
+      listeners.push(listener);
+    },
+    stop(graceMs = 3_000) {
+      stopping ??= (async () => {
+        if (!child || hasExited) return exited;
+        for (const mode of stopModes(system.platform)) {
+          if (hasExited) break;
+          await signalProcessTree(child, mode, system);
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+          clearTimeout(timer);
+        }
+        return exited;
+      })();
+      return stopping;
+    },
+  };
+}
