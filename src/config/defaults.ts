@@ -3,7 +3,8 @@ export const DEFAULTS = Object.freeze({
   target: 'http://localhost:3000',
   route: '/api/median',
   port: 4141,
-  inspectorPort: 4040,
+  /** Not 4040: that is the ngrok agent's own inspector and API. */
+  inspectorPort: 4142,
   tunnel: 'localtunnel' as const,
   tunnelHost: 'https://localtunnel.me',
   medianApi: 'https://api.median.sh',
@@ -11,7 +12,7 @@ export const DEFAULTS = Object.freeze({
   dataDir: '.median-dev',
 });
 
-export const TUNNEL_PROVIDERS = ['localtunnel', 'none'] as const;
+export const TUNNEL_PROVIDERS = ['localtunnel', 'ngrok', 'cloudflared', 'ssh', 'auto', 'none'] as const;
 export type TunnelProviderName = (typeof TUNNEL_PROVIDERS)[number];
 
 /** What a tunnel URL change does to the dev server (`start --restart-on-url-change`). */

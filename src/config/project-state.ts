@@ -12,6 +12,12 @@ export interface ProjectState {
   proxyUrl?: string;
   medianApi?: string;
   subdomain?: string;
+  /** The tunnel provider the last `start --tunnel …` chose (a later start without --tunnel takes it). */
+  tunnel?: string;
+  /** `--domain`: the ngrok static domain. */
+  ngrokDomain?: string;
+  /** `--ssh`: the SSH tunnel server. */
+  sshDestination?: string;
   /** This project's endpoint id at Median. */
   endpointId?: string;
   /** The public tools URL Median knows for this project. */
@@ -87,7 +93,7 @@ function isFieldOk(name: string, value: unknown): boolean {
   return true;
 }
 
-const STRING_FIELDS = new Set(['target', 'route', 'proxyUrl', 'medianApi', 'subdomain', 'endpointId', 'toolsUrl', 'updatedAt']);
+const STRING_FIELDS = new Set(['target', 'route', 'proxyUrl', 'medianApi', 'subdomain', 'tunnel', 'ngrokDomain', 'sshDestination', 'endpointId', 'toolsUrl', 'updatedAt']);
 
 /** Merges `patch` into state.json (0600, atomic). */
 export async function updateProjectState(dataDir: string, patch: Partial<ProjectState>): Promise<ProjectState> {

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { UserError, type ErrorCode } from '../shared/errors.js';
-import { DEFAULTS, RESTART_ON_URL_CHANGE, TUNNEL_PROVIDERS, type RestartOnUrlChange, type TunnelProviderName } from './defaults.js';
+import { DEFAULTS, RESTART_ON_URL_CHANGE, type RestartOnUrlChange } from './defaults.js';
+import { resolveTunnelSettings, type TunnelFlags, type TunnelSettings } from './tunnel-config.js';
 import { readEnvCascade } from './env-cascade.js';
 import { readProjectState, type ProjectState } from './project-state.js';
 
@@ -16,14 +17,10 @@ export interface CommonFlags {
   debug?: boolean;
 }
 
-export interface StartFlags extends CommonFlags {
+export interface StartFlags extends CommonFlags, TunnelFlags {
   port?: string | number;
-  tunnel?: string;
-  tunnelHost?: string;
   /** --tunnel-domain (repeatable): domains the tunnel server names tunnels under, besides its own. */
   tunnelDomain?: string[];
-  subdomain?: string;
-  publicUrl?: string;
   watch?: string[];
   autoFix?: boolean;
   /** true: --allow-production-org; false: --no-allow-production-org (forget it); absent: what the data dir remembers. */
@@ -66,29 +63,27 @@ export interface Config {
   /** With `keySource: 'env-file'`: the file the key came from (the first of the env cascade that sets it). */
   keyFile: string | undefined;
   toolSecret: string | undefined;
+  /** NGROK_AUTHTOKEN from the environment, else the env cascade (masked like the key wherever it could show). */
+  ngrokAuthtoken: string | undefined;
   json: boolean;
   debug: boolean;
   /** What the data dir remembered when the config was resolved. */
   state: ProjectState;
 }
 
-export interface StartConfig extends Config {
+export interface StartConfig extends Config, TunnelSettings {
   port: number;
   /** --port was given: a taken port is an error, not a reason to pick another. */
   isPortExplicit: boolean;
-  tunnel: TunnelProviderName;
-  tunnelHost: string;
   /** Domains the tunnel server may name tunnels under besides its own (`--tunnel-domain`), lowercase. */
   tunnelDomains: string[];
-  subdomain: string | undefined;
-  publicUrl: string | undefined;
   watch: string[];
   autoFix: boolean;
   /** The flag as given (undefined: not given; the data dir's state decides). */
   allowProductionOrg: boolean | undefined;
   tui: boolean;
   redactVisitor: boolean;
-  /** The browser inspector's port on 127.0.0.1 (taken: any free one; 0: any), or null with --no-inspector. Left out: 4040. */
+  /** The browser inspector's port on 127.0.0.1 (taken: any free one; 0: any), or null with --no-inspector. Left out: 4142. */
   inspectorPort?: number | null;
   /** auto: leave a dev server that reloads its env files itself running (next dev), restart the rest; always; never. */
   restartOnUrlChange: RestartOnUrlChange;
@@ -170,6 +165,7 @@ export async function resolveConfig(
     keySource: envKey ? 'env' : fileKey ? 'env-file' : undefined,
     keyFile: !envKey && fileKey ? cascade.sources.MEDIAN_KEY : undefined,
     toolSecret: env.MEDIAN_TOOL_SECRET || fileVars.MEDIAN_TOOL_SECRET || undefined,
+    ngrokAuthtoken: env.NGROK_AUTHTOKEN || fileVars.NGROK_AUTHTOKEN || undefined,
     json: flags.json === true,
     debug: flags.debug === true,
     state,
@@ -184,18 +180,11 @@ export async function resolveStartConfig(
   // Left out, --target and --route are what the last start in the data dir used (README, --help);
   // the Median API is not: an emulator's URL from an earlier run would hide the real one.
   const base = await resolveConfig(flags, context, { remembersMedianApi: false });
-  const tunnel = flags.tunnel ?? DEFAULTS.tunnel;
-  if (!(TUNNEL_PROVIDERS as readonly string[]).includes(tunnel)) {
-    throw usage('invalid_tunnel', `--tunnel must be one of ${TUNNEL_PROVIDERS.join(', ')}, not "${tunnel}".`);
-  }
   const publicUrl = flags.publicUrl === undefined ? undefined : originOf(flags.publicUrl, '--public-url');
-  if (publicUrl !== undefined && tunnel !== 'none') {
-    throw usage(
-      'public_url_needs_no_tunnel',
-      '--public-url only goes with --tunnel none.',
-      'Pass --tunnel none --public-url <origin> to use a tunnel you run yourself.',
-    );
-  }
+  const tunnelHost = parseHttpUrl(flags.tunnelHost ?? context.env.MEDIAN_DEV_TUNNEL_HOST ?? DEFAULTS.tunnelHost, '--tunnel-host')
+    .toString()
+    .replace(/\/+$/, '');
+  const tunnelSettings = resolveTunnelSettings(flags, { publicUrl, tunnelHost }, base.state);
   const subdomain = flags.subdomain;
   if (subdomain !== undefined && !/^[a-z0-9][a-z0-9-]{3,62}$/.test(subdomain)) {
     throw usage('invalid_subdomain', `--subdomain must be 4 to 63 characters of a-z, 0-9 and "-", not "${subdomain}".`);
@@ -205,13 +194,9 @@ export async function resolveStartConfig(
     ...base,
     port: parsePort(flags.port ?? DEFAULTS.port),
     isPortExplicit: flags.port !== undefined,
-    tunnel: tunnel as TunnelProviderName,
-    tunnelHost: parseHttpUrl(flags.tunnelHost ?? context.env.MEDIAN_DEV_TUNNEL_HOST ?? DEFAULTS.tunnelHost, '--tunnel-host')
-      .toString()
-      .replace(/\/+$/, ''),
+    ...tunnelSettings,
     tunnelDomains: (flags.tunnelDomain ?? []).map(parseTunnelDomain),
     subdomain,
-    publicUrl,
     watch: flags.watch ?? [],
     autoFix: flags.autoFix !== false,
     allowProductionOrg: flags.allowProductionOrg,

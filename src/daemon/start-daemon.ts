@@ -259,7 +259,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         emit,
         report,
         signal: abort.signal,
-        rememberSubdomain: (subdomain) => updateProjectState(config.dataDir, { subdomain }).then(() => undefined),
+        remember: (patch) => updateProjectState(config.dataDir, patch).then(() => undefined),
+        env: options.baseEnv,
         ...(options.tunnel ? { tuning: options.tunnel } : {}),
       });
     })().catch((error: unknown) => {

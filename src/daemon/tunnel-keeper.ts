@@ -1,13 +1,11 @@
 import type { Socket } from 'node:net';
-import type { StartConfig } from '../config/index.js';
+import type { ProjectState, StartConfig } from '../config/index.js';
 import { readProjectState } from '../config/index.js';
 import { MedianDevError, codeOf } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
 import {
   createFetchHealthProbe,
-  createLocaltunnelProvider,
-  createNoTunnelProvider,
   deriveSubdomain,
   isFinalTunnelError,
   createTunnelBackoff,
@@ -18,6 +16,7 @@ import {
   type TunnelProvider,
 } from '../tunnel/index.js';
 import { pause } from '../shared/delay.js';
+import { chooseTunnelProvider } from './tunnel-provider-choice.js';
 
 export interface TunnelKeeperOptions {
   config: StartConfig;
@@ -30,7 +29,10 @@ export interface TunnelKeeperOptions {
   emit(event: NewDaemonEvent): void;
   /** Where `tunnel.opened`, `tunnel.openFailed` and `tunnel.lost` go (the daemon's dispatch). */
   report(fact: DaemonFact): void;
-  rememberSubdomain(subdomain: string): Promise<void>;
+  /** Writes what the next start takes by default (the subdomain, the provider chosen). */
+  remember(patch: Partial<ProjectState>): Promise<void>;
+  /** The environment tunnel programs (cloudflared, ssh) run with. */
+  env: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
   /** Tests and the demo: backoff, probe, provider knobs. */
   tuning?: TunnelTuning;
@@ -43,6 +45,8 @@ export interface TunnelTuning {
   lostAfterMs?: number;
   probe?: HealthProbe | false;
   probeIntervalMs?: number;
+  /** How often an attached ngrok agent's API is looked at (default 5 s). */
+  agentFollowMs?: number;
   /** Demo: what `h` does (the loopback tunnel server hands out another name). */
   simulateHostnameChange?: () => Promise<void>;
 }
@@ -64,29 +68,35 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
   const tuning = options.tuning ?? {};
   const state = await readProjectState(config.dataDir);
 
-  let provider: TunnelProvider;
-  let subdomain: string | undefined;
-  if (config.tunnel === 'none') {
-    const publicUrl = config.publicUrl ?? `http://127.0.0.1:${options.localPort}`;
-    if (!config.publicUrl) {
-      emit({
-        event: 'log',
-        level: 'warn',
-        message: `--tunnel none without --public-url: using ${publicUrl}, which only a Median emulator on this machine can reach.`,
-      });
-    }
-    provider = createNoTunnelProvider({ publicUrl });
-  } else {
-    provider = createLocaltunnelProvider({
-      host: config.tunnelHost,
-      domains: config.tunnelDomains,
-      logger,
-      ...(tuning.openTimeoutMs ? { openTimeoutMs: tuning.openTimeoutMs } : {}),
-      ...(tuning.lostAfterMs ? { lostAfterMs: tuning.lostAfterMs } : {}),
+  if (config.tunnel === 'none' && !config.publicUrl) {
+    emit({
+      event: 'log',
+      level: 'warn',
+      message: `--tunnel none without --public-url: using http://127.0.0.1:${options.localPort}, which only a Median emulator on this machine can reach.`,
     });
-    subdomain = config.subdomain ?? state.subdomain ?? deriveSubdomain(config.cwd);
-    if (subdomain !== state.subdomain) await options.rememberSubdomain(subdomain);
   }
+  const choice = await chooseTunnelProvider({
+    config,
+    localPort: options.localPort,
+    env: options.env,
+    logger,
+    ...(tuning.openTimeoutMs ? { openTimeoutMs: tuning.openTimeoutMs } : {}),
+    ...(tuning.lostAfterMs ? { lostAfterMs: tuning.lostAfterMs } : {}),
+    ...(tuning.agentFollowMs ? { agentFollowMs: tuning.agentFollowMs } : {}),
+  });
+  const provider: TunnelProvider = choice.provider;
+  if (choice.why) emit({ event: 'log', level: 'info', message: `tunnel provider: ${choice.label}, because ${choice.why}` });
+  let subdomain: string | undefined;
+  const patch: Partial<ProjectState> = {};
+  if (config.tunnel === 'localtunnel' || (config.tunnel === 'auto' && provider.name === 'localtunnel')) {
+    subdomain = config.subdomain ?? state.subdomain ?? deriveSubdomain(config.cwd);
+    if (subdomain !== state.subdomain) patch.subdomain = subdomain;
+  }
+  // The choice given is remembered, like the subdomain: the next start without --tunnel takes it.
+  if (!config.isTunnelRemembered && config.tunnel !== state.tunnel && (config.tunnel !== 'localtunnel' || state.tunnel !== undefined)) patch.tunnel = config.tunnel;
+  if (config.ngrokDomain && config.ngrokDomain !== state.ngrokDomain) patch.ngrokDomain = config.ngrokDomain;
+  if (config.sshDestination && config.sshDestination !== state.sshDestination) patch.sshDestination = config.sshDestination;
+  if (Object.keys(patch).length > 0) await options.remember(patch);
 
   /** The tunnel's facts: `opened` heals (the dispatch), everything is reported to clients as `tunnel` events. */
   const onTunnelEvent = (event: TunnelEvent): void => {
@@ -96,6 +106,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
           event: 'tunnel',
           state: 'open',
           url: event.url,
+          provider: choice.label,
           ...(event.subdomain ? { subdomain: event.subdomain } : {}),
           ...(event.requestedSubdomain ? { requestedSubdomain: event.requestedSubdomain } : {}),
           isHostnameChange: event.isHostnameChange,

@@ -16,6 +16,8 @@ export type DaemonEvent =
       reason?: string;
       subdomain?: string;
       requestedSubdomain?: string;
+      /** Which provider opened it (`localtunnel`, `cloudflared`, `ngrok (…)`, …). */
+      provider?: string;
       isHostnameChange?: boolean;
     }
   | { event: 'tools-url'; at: string; url: string; envFile: string | null }

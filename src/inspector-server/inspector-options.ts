@@ -5,7 +5,7 @@ import type { Logger } from '../shared/index.js';
 import type { RecordMatcher } from './call-index.js';
 
 export interface InspectorServerOptions {
-  /** Default 4040; when taken, any free port (as the proxy's `--port 0`). 0: any free port. */
+  /** Default 4142 (not 4040: the ngrok agent’s); when taken, any free port (as the proxy's `--port 0`). 0: any free port. */
   port?: number;
   /** The daemon's state (already masked). */
   snapshot(): DaemonSnapshot;

@@ -21,7 +21,7 @@ import { defaultAssetDir, loadAssets } from './static-assets.js';
 
 export type { InspectorServerOptions } from './inspector-options.js';
 
-export const DEFAULT_INSPECTOR_PORT = 4040;
+export const DEFAULT_INSPECTOR_PORT = 4142;
 
 
 export interface InspectorServer {

@@ -73,9 +73,11 @@ export function keyFingerprint(medianKey: string): string {
  * text: the key, `MEDIAN_TOOL_SECRET`, and the signing secret derived from the
  * key (as 64 hex characters; the masker adds its other spellings).
  */
-export function secretsToMask(options: { medianKey?: string | undefined; toolSecret?: string | undefined }): string[] {
+export function secretsToMask(options: { medianKey?: string | undefined; toolSecret?: string | undefined; ngrokAuthtoken?: string | undefined }): string[] {
   const secrets: string[] = [];
   if (options.medianKey) secrets.push(options.medianKey, deriveToolSecret(options.medianKey).toString('hex'));
   if (options.toolSecret) secrets.push(options.toolSecret);
+  // Not Median's, but as secret: an ngrok authtoken opens tunnels on the user's account.
+  if (options.ngrokAuthtoken) secrets.push(options.ngrokAuthtoken);
   return secrets;
 }

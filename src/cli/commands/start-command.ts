@@ -17,7 +17,9 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
     const v = options[name];
     if (typeof v === 'string') (flags as Record<string, unknown>)[name] = v;
   };
-  for (const name of ['target', 'route', 'dataDir', 'medianApi', 'port', 'tunnel', 'tunnelHost', 'subdomain', 'publicUrl', 'inspectorPort', 'restartOnUrlChange'] as const) str(name);
+  for (const name of ['target', 'route', 'dataDir', 'medianApi', 'port', 'tunnel', 'tunnelHost', 'subdomain', 'publicUrl', 'inspectorPort', 'restartOnUrlChange', 'domain', 'ngrokApi', 'ssh', 'cloudflaredTunnel'] as const) str(name);
+  if (options.attach === true) flags.attach = true;
+  if (Array.isArray(options.sshOption)) flags.sshOption = options.sshOption as string[];
   const envFile = envFileFlag(options);
   if (envFile !== undefined) flags.envFile = envFile;
   if (Array.isArray(options.watch)) flags.watch = options.watch as string[];
@@ -35,10 +37,10 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
 export async function runStart(command: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {
   const flags = toStartFlags(options);
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
-  io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
+  io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret, ngrokAuthtoken: config.ngrokAuthtoken }));
   // A malformed key would fail every connect and signature check: say so now, with the docs' message.
   assertKeyShape(config);
-  const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui, secrets: secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }) });
+  const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui, secrets: secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret, ngrokAuthtoken: config.ngrokAuthtoken }) });
   sayWhereTheKeyCameFrom(config, io);
   // The route asks the Median API named by its own MEDIAN_API_URL: --median-api has to reach it too.
   const baseEnv = flags.medianApi === undefined ? io.env : { ...io.env, MEDIAN_API_URL: config.medianApi };

@@ -34,7 +34,8 @@ async function useKeeper(server: TunnelServer, subdomain: string) {
       emit: (e) => events.push(e),
       report: (f) => facts.push(f),
       signal: abort.signal,
-      rememberSubdomain: async (name) => void remembered.push(name),
+      remember: async (patch) => void (patch.subdomain && remembered.push(patch.subdomain)),
+      env: {},
       tuning: { reconnectBaseMs: 20, reconnectMaxMs: 100, openTimeoutMs: 3_000, lostAfterMs: 300, probe: false },
     }),
     async (k) => {
