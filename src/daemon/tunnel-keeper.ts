@@ -45,6 +45,8 @@ export interface TunnelTuning {
   lostAfterMs?: number;
   probe?: HealthProbe | false;
   probeIntervalMs?: number;
+  /** e2e tests of other providers: their fake's edge, through which the probe reaches names that have no DNS offline. */
+  probeVia?: string;
   /** How often an attached ngrok agent's API is looked at (default 5 s). */
   agentFollowMs?: number;
   /** Demo: what `h` does (the loopback tunnel server hands out another name). */
@@ -144,8 +146,12 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
   // One backoff policy for the first open's retries (here) and the reopens (in startTunnel).
   const backoff = createTunnelBackoff({ baseMs: tuning.reconnectBaseMs, maxMs: tuning.reconnectMaxMs });
   // The public URL is probed whenever this machine can reach it: by its name, or (a name with no DNS here, as a
-  // self-hosted server's may have) through the tunnel server that handed it out.
-  const probe = tuning.probe === false ? undefined : (tuning.probe ?? (config.tunnel === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId, tunnelHost: config.tunnelHost })));
+  // self-hosted server's may have) through the localtunnel server that handed it out. Never through it for
+  // another provider's URL: a fresh trycloudflare.com name that has no DNS yet would reach localtunnel.me and
+  // its 404 would count as a dead tunnel.
+  const probeVia = tuning.probeVia ?? (provider.name === 'localtunnel' ? config.tunnelHost : undefined);
+  const probe =
+    tuning.probe === false ? undefined : (tuning.probe ?? (provider.name === 'none' ? undefined : createFetchHealthProbe({ instanceId: options.instanceId, ...(probeVia ? { tunnelHost: probeVia } : {}) })));
   let handle: TunnelHandle | undefined;
   const opening = (async () => {
     emit({ event: 'tunnel', state: 'connecting', ...(subdomain ? { requestedSubdomain: subdomain } : {}) });

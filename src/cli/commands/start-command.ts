@@ -81,13 +81,19 @@ function knobMs(value: string | undefined): number | undefined {
  * limit as the proxy judges answers; MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS
  * shortens the 15 s a tunnel (re)open may take;
  * MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS shortens the 60 s a heal waits for the
- * dev server's route (to connect, or after a restart).
+ * dev server's route (to connect, or after a restart);
+ * MEDIAN_DEV_NGROK_FOLLOW_MS shortens the 5 s between two looks at an
+ * attached ngrok agent's API; MEDIAN_DEV_TUNNEL_PROBE_VIA sends the probe of
+ * another provider's public URL (a fake cloudflared's, ngrok's or ssh
+ * server's, whose real names have no DNS offline) to that fake's edge.
  */
 function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], 'timing' | 'tunnel'> {
   const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
   const routeReadyTimeoutMs = knobMs(env.MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS);
   const openTimeoutMs = knobMs(env.MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS);
-  const tunnel = { ...(openTimeoutMs ? { openTimeoutMs } : {}) };
+  const agentFollowMs = knobMs(env.MEDIAN_DEV_NGROK_FOLLOW_MS);
+  const probeVia = env.MEDIAN_DEV_TUNNEL_PROBE_VIA || undefined;
+  const tunnel = { ...(openTimeoutMs ? { openTimeoutMs } : {}), ...(agentFollowMs ? { agentFollowMs } : {}), ...(probeVia ? { probeVia } : {}) };
   return {
     ...(callTimeoutMs || routeReadyTimeoutMs ? { timing: { ...(callTimeoutMs ? { callTimeoutMs } : {}), ...(routeReadyTimeoutMs ? { routeReadyTimeoutMs } : {}) } } : {}),
     ...(Object.keys(tunnel).length > 0 ? { tunnel } : {}),

@@ -46,7 +46,7 @@ describe('usage errors exit 2 and name the closest valid word', () => {
   });
 
   it.each([
-    [['start', '--tunnel', 'ngrok']],
+    [['start', '--tunnel', 'frp']],
     [['calls', '--verdict', 'great']],
     [['show']],
     [['start', '--port', 'abc', '--no-tui', '--data-dir', '/nonexistent-median-dev-test']],

@@ -61,11 +61,20 @@ describe('resolveConfig', () => {
 
   it.each([
     [{ port: '70000' }, 'invalid_port'],
-    [{ tunnel: 'ngrok' }, 'invalid_tunnel'],
+    [{ tunnel: 'frp' }, 'invalid_tunnel'],
+    [{ tunnel: 'ssh' }, 'ssh_destination_required'],
+    [{ tunnel: 'ssh', ssh: '-oProxyCommand=touch /tmp/x' }, 'invalid_ssh_destination'],
+    [{ tunnel: 'ssh', ssh: 'nokey@localhost.run', sshOption: ['-F /dev/null'] }, 'invalid_ssh_option'],
+    [{ tunnel: 'localtunnel', ssh: 'nokey@localhost.run' }, 'invalid_tunnel_flags'],
+    [{ tunnel: 'cloudflared', domain: 'x.ngrok-free.dev' }, 'invalid_tunnel_flags'],
+    [{ tunnel: 'ngrok', domain: 'not a domain' }, 'invalid_ngrok_domain'],
+    [{ tunnel: 'localtunnel', attach: true }, 'invalid_tunnel_flags'],
+    [{ tunnel: 'cloudflared', cloudflaredTunnel: 'dev' }, 'invalid_tunnel_flags'],
+    [{ tunnel: 'ngrok', ngrokApi: 'http://192.168.1.5:4040' }, 'invalid_url_flag'],
     [{ publicUrl: 'https://x.example' }, 'public_url_needs_no_tunnel'],
     [{ subdomain: 'A_B' }, 'invalid_subdomain'],
     [{ restartOnUrlChange: 'sometimes' }, 'invalid_restart_policy'],
-  ])('start %j is a usage error %s', async (flags, code) => {
+  ])('start %j is a usage error %s', async (flags: Record<string, unknown>, code) => {
     const cwd = await useDir();
     await expect(resolveStartConfig(flags, { env: {}, cwd, isTTY: false })).rejects.toMatchObject({ code, exitCode: 2 });
   });
