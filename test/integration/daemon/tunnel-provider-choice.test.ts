@@ -10,7 +10,7 @@ const parsed = { publicUrl: undefined, tunnelHost: 'https://localtunnel.me' };
 function choose(flags: TunnelFlags, env: Record<string, string>, ngrokAuthtoken?: string) {
   const settings = resolveTunnelSettings(flags, parsed, { version: 1 });
   return chooseTunnelProvider({
-    config: { ...settings, ngrokAuthtoken, target: 'http://localhost:3000' },
+    config: { ...settings, tunnelDomains: [], ngrokAuthtoken, target: 'http://localhost:3000' },
     localPort: 4141,
     env,
     logger: createRecordingLogger(),
