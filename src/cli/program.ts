@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { VERDICT_KINDS, RISKS } from '../median/index.js';
-import { DEFAULTS, TUNNEL_PROVIDERS } from '../config/index.js';
+import { DEFAULTS } from '../config/index.js';
+import { withStartOptions } from './start-options.js';
 import { commandHandlers, type CommandHandlers } from './command-handlers.js';
 
 import { VERSION } from './version.js';
@@ -59,40 +60,9 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     );
 
   withCommonOptions(
-    program
-      .command('start')
+    withStartOptions(program.command('start'))
       .description('start the daemon: recording proxy, tunnel, MEDIAN_TOOLS_URL, endpoint healing, terminal UI')
-      .argument('[command...]', 'the dev server command to run as a child (after --)')
-      .option('--port <n>', 'the proxy port on 127.0.0.1 (0: any free port); without it 4141, or a free port when 4141 is taken')
-      .addOption(
-        new Option('--tunnel <provider>', 'tunnel provider (default: the last one given in this data dir, else localtunnel; auto: ngrok with NGROK_AUTHTOKEN, else cloudflared on PATH, else localtunnel)').choices([
-          ...TUNNEL_PROVIDERS,
-        ]),
-      )
-      .option('--tunnel-host <url>', 'localtunnel server (env MEDIAN_DEV_TUNNEL_HOST, default https://localtunnel.me)')
-      .option('--tunnel-domain <domain>', 'localtunnel: the domain that server names tunnels under, when not its own (repeatable)', collect)
-      .option('--subdomain <name>', 'localtunnel subdomain to ask for (default: from the project folder, remembered)')
-      .option('--domain <name>', 'ngrok: your static domain, like my-shop.ngrok-free.dev (remembered); the URL then never changes')
-      .option('--attach', 'ngrok: use the ngrok agent you already run (`ngrok http 4141`) instead of ngrok in process')
-      .option('--ngrok-api <url>', 'ngrok: the running agent’s local API', 'http://127.0.0.1:4040')
-      .option('--ssh <server>', 'ssh: the server to tunnel through, like nokey@localhost.run (remembered)')
-      .option('--ssh-option <Key=Value>', 'ssh: an extra ssh -o option (repeatable)', collect)
-      .option('--cloudflared-tunnel <name>', 'cloudflared: a named tunnel (with --public-url, the hostname routed to it) instead of a quick tunnel')
-      .option('--public-url <origin>', 'with --tunnel none (or a named cloudflared tunnel): the public origin that reaches the proxy')
-      .option('--watch <glob>', 'a change to a matching file triggers a sync (repeatable)', collect)
-      .option('--no-auto-fix', 'do not change or remove stale endpoints')
-      .option('--allow-production-org', 'connect even into an organisation that holds production endpoints (remembered for this project)')
-      .option('--no-allow-production-org', 'forget an earlier --allow-production-org for this project')
-      .option('--no-tui', 'plain log lines instead of the terminal UI')
-      .option('--json', 'one JSON event a line on stdout (implies --no-tui)')
-      .option('--redact-visitor', 'mask visitor email and name in recordings')
-      .option('--inspector-port <n>', 'the browser inspector on 127.0.0.1 (taken: any free port; 0: any)', String(DEFAULTS.inspectorPort))
-      .option('--no-inspector', 'do not serve the browser inspector')
-      .addOption(
-        new Option('--restart-on-url-change <when>', 'the dev server when the tunnel URL changes: auto leaves one that reloads its env files itself (next dev) running, always restarts, never keeps it running with the old URL')
-          .choices(['auto', 'always', 'never'])
-          .default('auto'),
-      ),
+      .argument('[command...]', 'the dev server command to run as a child (after --)'),
   ).action((command: string[], options) => handlers.start(command, options, io));
 
   const calls = withCommonOptions(
