@@ -31,11 +31,14 @@ describe('the blessed screen', () => {
     tui.dispatch({ type: 'event', event: callEvent(newer) });
 
     await waitFor(() => {
-      const text = tty.plain();
+      // What is on screen: blessed writes only the cells that changed, so a row drawn over
+      // `lookup_order` may reach the stream as `cancel` and a cursor move (a slow machine draws twice).
+      const text = tui.screenText().join('\n');
       expect(text).toContain('https://calm-otter.loca.lt');
       expect(text).toContain('lookup_order');
       expect(text).toContain('cancel_order');
     });
+    await waitFor(() => expect(tty.plain()).toContain('lookup_order'));
     const rows = tui.screenText();
     expect(rows).toHaveLength(30);
     expect(rows.findIndex((row) => row.includes('cancel_order'))).toBeLessThan(rows.findIndex((row) => row.includes('lookup_order')));
