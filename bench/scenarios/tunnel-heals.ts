@@ -75,8 +75,8 @@ async function startDaemon(world: World, projectDir: string): Promise<DaemonProc
     cliEntry: CLI_ENTRY,
     args,
     cwd: projectDir,
-    // The probe reaches the .test public hostnames through the loopback server (they have no DNS).
-    env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: world.emulator.url, MEDIAN_DEV_TUNNEL_PROBE_VIA: world.tunnels.url }),
+    // The probe reaches the .test public hostnames (no DNS) through the --tunnel-host by itself.
+    env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: world.emulator.url }),
     startTimeoutMs: 30_000,
     maxOtherEvents: 5_000,
   });
