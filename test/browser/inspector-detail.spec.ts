@@ -149,8 +149,13 @@ describe('the browser inspector: the call detail, the replay age and the live li
     await expect.poll(() => page.textContent('[data-testid="follow"]')).toContain('paused');
     const before = await total();
     await expect.poll(total, { timeout: 20_000 }).toBeGreaterThan(before + 2);
-    for (let step = 0; step < 8; step++) await page.mouse.wheel(0, -120);
-    await expect.poll(() => page.textContent('[data-testid="follow"]')).toContain('following');
+    // Back to the top: the rows that came in above while paused (kept out of view) are scrolled past too.
+    await expect
+      .poll(async () => {
+        await page.mouse.wheel(0, -960);
+        return page.textContent('[data-testid="follow"]');
+      }, { timeout: 20_000 })
+      .toContain('following');
     expect(await page.evaluate('globalThis.rowChanges')).toBe(0);
     // The pool holds the rows a viewport shows and a few more, not one element per call.
     const { rows, height } = await page.$eval('[data-testid="call-list"]', (viewport) => ({
