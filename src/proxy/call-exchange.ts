@@ -54,6 +54,8 @@ export interface ExchangeContext {
   started(exchange: CallExchange): void;
   /** Both sides are done: time for the record. */
   finished(exchange: CallExchange): void;
+  /** The answer's end waits until its record is handed to the recorder (see takeHeldAnswer). */
+  holdsAnswers: boolean;
 }
 
 const EXCHANGE = Symbol('median-dev.exchange');
@@ -132,6 +134,13 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
   private callerGone = false;
   private gaveUp = false;
   private drainWatched = false;
+  /** The answer's announced length (content-length), to know its last bytes when they come. */
+  private answerLength: number | undefined = undefined;
+  private answerSent = 0;
+  /** The answer's last bytes, kept from the caller until the record is handed to the recorder. */
+  private heldLast: Buffer | undefined = undefined;
+  /** Lets the answer's end (and its held last bytes) go; set while the record is on its way. */
+  private heldAnswer: (() => void) | undefined = undefined;
 
   constructor(
     ctx: ExchangeContext,
@@ -250,6 +259,9 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     this.status = response.statusCode ?? 502;
     this.responseHeaders = response.headers;
     this.responseBody = new BodyCapture(this.ctx.recordBodyBytes);
+    const length = Number(response.headers['content-length']);
+    // A length-delimited answer is whole for the caller at its last byte, not at end(): that byte is held instead.
+    if (this.ctx.holdsAnswers && Number.isSafeInteger(length) && length > 0 && response.headers['transfer-encoding'] === undefined) this.answerLength = length;
     const res = this.res;
     if (res && !this.callerGone && !res.headersSent) {
       const headers = forwardableResponseHeaders(response.rawHeaders, response.headers.connection);
@@ -267,7 +279,15 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     this.responseBody?.add(chunk);
     this.heardAt = this.ctx.now();
     const res = this.res;
-    if (!res || this.callerGone || res.write(chunk)) return;
+    if (!res || this.callerGone) return;
+    if (this.answerLength !== undefined) {
+      this.answerSent += chunk.length;
+      if (this.answerSent >= this.answerLength && this.requestDone) {
+        this.heldLast = this.heldLast ? Buffer.concat([this.heldLast, chunk]) : chunk;
+        return;
+      }
+    }
+    if (res.write(chunk)) return;
     this.upstreamResponse?.pause();
     if (!this.drainWatched) {
       this.drainWatched = true;
@@ -278,7 +298,17 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
   answerEnded(): void {
     if (this.answerDone) return;
     this.responseComplete = true;
-    if (!this.callerGone) this.res?.end();
+    const res = this.res;
+    const last = this.heldLast;
+    this.heldLast = undefined;
+    if (res && !this.callerGone) {
+      if (this.ctx.holdsAnswers && this.requestDone) {
+        // Released by the record batch once the record is written: only then does the caller have it whole.
+        this.heldAnswer = () => {
+          if (!res.destroyed) res.end(last);
+        };
+      } else res.end(last);
+    }
     this.settleAnswer();
   }
 
@@ -396,6 +426,19 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     this.res = undefined;
     this.upstream = undefined;
     this.upstreamResponse = undefined;
+  }
+
+  /**
+   * The answer's end, held back until the record is handed to the recorder
+   * (issue 18 item 13: a caller that has its answer finds the call in the
+   * store, even after a kill -9). The record batch calls it once the record
+   * is written (or could not be, or after a time limit). Undefined when
+   * nothing is held.
+   */
+  takeHeldAnswer(): (() => void) | undefined {
+    const release = this.heldAnswer;
+    this.heldAnswer = undefined;
+    return release;
   }
 
   /** Everything the record is built from (valid once finished). */

@@ -1,8 +1,13 @@
 /**
  * Classifying, signature checks and records run in one batch per turn of
- * the event loop, after that turn's answers went out: callers never wait for
- * them, and running them together keeps that code hot (measured: about a
- * fifth less CPU per request than doing each inline).
+ * the event loop, and running them together keeps that code hot (measured:
+ * about a fifth less CPU per request than doing each inline).
+ *
+ * An answer's end (its last bytes) is held until its record is handed to
+ * the recorder and written (issue 18 item 13), so a caller that has its
+ * answer whole finds the call in the store even after a kill -9. The hold
+ * ends when the write succeeds or fails, and at the latest after
+ * HOLD_LIMIT_MS (a stalled disk never stalls the answers for longer).
  */
 import type { CallRecord } from '../median/index.js';
 import type { Logger } from '../shared/index.js';
@@ -16,6 +21,9 @@ export interface RequestStartedInfo {
   toolCallId?: string;
   tool?: string;
 }
+
+/** The longest an answer's end waits for its record to be written. */
+export const HOLD_LIMIT_MS = 2_000;
 
 export interface RecordBatchOptions {
   settings: RecordSettings;
@@ -51,19 +59,49 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
     for (const wake of waiting) wake();
   };
 
-  const deliver = (record: CallRecord): void => {
+  /** Hands the record over; `release` (the held answer) runs once it is written, failed, or at once when nothing is awaited. */
+  const deliver = (record: CallRecord, release: (() => void) | undefined): void => {
     try {
       const outcome = onRecord(record);
       if (outcome && typeof (outcome as Promise<void>).then === 'function') {
         pending += 1;
-        (outcome as Promise<void>).then(settledOne, (error: unknown) => {
-          settledOne();
-          logger.error('Recording a call failed.', { id: record.id, error: String(error) });
-        });
+        (outcome as Promise<void>).then(
+          () => {
+            release?.();
+            settledOne();
+          },
+          (error: unknown) => {
+            release?.();
+            settledOne();
+            logger.error('Recording a call failed.', { id: record.id, error: String(error) });
+          },
+        );
+        return;
       }
     } catch (error) {
       logger.error('Recording a call failed.', { id: record.id, error: String(error) });
     }
+    release?.();
+  };
+
+  /** The held answers of one flush, all let go after HOLD_LIMIT_MS if their writes have not settled by then. */
+  const holdAtMost = (releases: Array<() => void>): Array<() => void> => {
+    let left = releases.length;
+    const releaseAll = () => {
+      for (const release of releases) release();
+    };
+    const timer = setTimeout(releaseAll, HOLD_LIMIT_MS);
+    timer.unref();
+    return releases.map((release) => {
+      let isDone = false;
+      return () => {
+        if (isDone) return;
+        isDone = true;
+        release();
+        left -= 1;
+        if (left === 0) clearTimeout(timer);
+      };
+    });
   };
 
   const announce = (exchange: CallExchange): void => {
@@ -82,29 +120,33 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
     }
   };
 
-  const build = (exchange: CallExchange, facts: ReturnType<CallExchange['facts']>, decoded?: Parameters<typeof buildCallRecord>[2]): void => {
+  const build = (exchange: CallExchange, facts: ReturnType<CallExchange['facts']>, release: (() => void) | undefined, decoded?: Parameters<typeof buildCallRecord>[2]): void => {
     let built: CallRecord;
     try {
       built = buildCallRecord(facts, settings, decoded);
     } catch (error) {
-      // A bug, but one request must not take the proxy down.
+      // A bug, but one request must not take the proxy down (nor hold its answer).
       logger.error('Building a call record failed.', { id: exchange.id, error: String(error) });
+      release?.();
       return;
     }
-    deliver(built);
+    deliver(built, release);
   };
 
-  const record = (exchange: CallExchange): void => {
+  const record = (exchange: CallExchange, release: (() => void) | undefined): void => {
     const facts = exchange.facts();
     if (!hasEncodedAnswer(facts)) {
-      build(exchange, facts);
+      build(exchange, facts, release);
       return;
     }
     // A compressed answer is decoded on zlib's threads, bounded: counted as pending, so close() waits for its record.
     pending += 1;
     decodeAnswer(facts, settings)
-      .then((decoded) => build(exchange, facts, decoded))
-      .catch((error: unknown) => logger.error('Decoding an answer for its record failed.', { id: exchange.id, error: String(error) }))
+      .then((decoded) => build(exchange, facts, release, decoded))
+      .catch((error: unknown) => {
+        release?.();
+        logger.error('Decoding an answer for its record failed.', { id: exchange.id, error: String(error) });
+      })
       .finally(settledOne);
   };
 
@@ -115,7 +157,11 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
     startedQueue = [];
     finishedQueue = [];
     for (const exchange of starts) announce(exchange);
-    for (const exchange of finishes) record(exchange);
+    const held = finishes.map((exchange) => exchange.takeHeldAnswer());
+    const present = held.filter((release): release is () => void => release !== undefined);
+    const limited = present.length > 0 ? holdAtMost(present) : [];
+    let next = 0;
+    for (const [index, exchange] of finishes.entries()) record(exchange, held[index] === undefined ? undefined : limited[next++]);
   };
 
   return {

@@ -74,6 +74,12 @@ export interface RecordingProxyOptions {
   limits?: Partial<RecordingProxyLimits>;
   /** Once per request, when it is complete (or given up). */
   onRecord(record: CallRecord): void | Promise<void>;
+  /**
+   * Holds each answer's end (its last bytes) until the promise onRecord
+   * returned for its record settled (default true; at most 2 s), so an
+   * answered call is written before its caller has it.
+   */
+  holdAnswersUntilRecorded?: boolean;
   /** Once per request, when its body has arrived (before the answer). */
   onRequestStarted?(info: RequestStartedInfo): void;
   logger?: Logger;
@@ -182,6 +188,7 @@ export async function startRecordingProxy(
     callerLeft(exchange) {
       logger.debug('The caller hung up before its answer was complete.', { id: exchange.id, path: exchange.path });
     },
+    holdsAnswers: options.holdAnswersUntilRecorded !== false,
     started: (exchange) => batch.started(exchange),
     finished(exchange) {
       inFlight.delete(exchange);
