@@ -20,6 +20,7 @@ import { connectEndpoint, type RouteAnswer } from './connect-endpoint.js';
 import { isField, toInputSchema } from './field-builder.js';
 import { createToolCallRunner } from './tool-call-runner.js';
 import type { ToolDefinition } from './tool-definition.js';
+import type { ToolPlugin } from './plugins.js';
 
 /**
  * The Median tool route (SPEC §1.2) as a plain node:http handler, serving
@@ -37,6 +38,8 @@ export interface ToolRouteOptions {
   /** MEDIAN_API_URL; default https://api.median.sh. */
   apiUrl?: string | undefined;
   tools: ToolDefinition[];
+  /** Plugins (`navigation()`, …): their tools are served beside `tools`; name clashes are load errors. */
+  plugins?: readonly ToolPlugin[];
   /** Answers `{op: "diagnostics"}`; without it the route answers diagnostics_unsupported. */
   diagnostics?: () => unknown;
   /** Clock for signature checks (ms). */
@@ -91,9 +94,12 @@ const SIGNATURE_MESSAGES: Record<Exclude<SignatureOutcome, 'valid'>, string> = {
 };
 
 /** The docs' Load errors: thrown when the route is built, so no tool is served until they are fixed. */
-function assertToolsLoad(tools: readonly ToolDefinition[]): void {
+function assertToolsLoad(tools: readonly ToolDefinition[], plugins: readonly ToolPlugin[]): void {
   const declared = tools.map((tool) => (isObject(tool) ? { ...tool, fields: tool.input } : tool));
-  const errors = checkToolDefinitions(declared as ToolDefinitionInput[], { isSchemaField: isField });
+  const errors = checkToolDefinitions(declared as ToolDefinitionInput[], {
+    isSchemaField: isField,
+    plugins: plugins.map((plugin) => ({ plugin: plugin.plugin, tools: plugin.tools.map((tool) => tool.name) })),
+  });
   if (errors.length > 0) {
     throw new MedianDevError('invalid_tool_definition', errors.join('\n'), { details: { errors } });
   }
@@ -140,8 +146,10 @@ export function createToolRoute(options: ToolRouteOptions): ToolRoute {
   const fetchMedian = options.fetch ?? globalThis.fetch;
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const tools = options.tools;
-  assertToolsLoad(tools);
+  const plugins = options.plugins ?? [];
+  assertToolsLoad(options.tools, plugins);
+  // A plugin tool named like one of yours is a load error above, so the names here are unique.
+  const tools = [...options.tools, ...plugins.flatMap((plugin) => plugin.tools)];
   const secretState = resolveSecret(key, toolSecret);
   const manifest: Manifest = {
     version: 1,

@@ -10,3 +10,4 @@ export {
   type ToolRouteServerOptions,
 } from './start-tool-route-server.js';
 export { createDemoTools, type DemoToolsOptions } from './demo-tools.js';
+export { navigation, type ToolPlugin, type NavigationOptions } from './plugins.js';

@@ -10,6 +10,7 @@
 import type { Logger } from '../../src/shared/index.js';
 import { createDemoTools } from './demo-tools.js';
 import { startToolRouteServer } from './start-tool-route-server.js';
+import { navigation, type ToolPlugin } from './plugins.js';
 
 const env = process.env;
 const startedAt = Date.now();
@@ -33,8 +34,19 @@ function portFrom(value: string | undefined): number {
   return port;
 }
 
+/**
+ * MEDIAN_EXAMPLE_NAVIGATION: unset, no navigation plugin; `edge`, navigation()
+ * as on an edge runtime (no file system: it finds no pages and says so);
+ * otherwise the site's pages, comma-separated (`/orders,/help`).
+ */
+function navigationPlugins(value: string | undefined): ToolPlugin[] {
+  if (value === undefined || value === '') return [];
+  return [navigation({ routes: value === 'edge' ? [] : value.split(',').map((r) => r.trim()).filter(Boolean), logger: stderrLogger })];
+}
+
 async function main(): Promise<void> {
   const tools = createDemoTools();
+  const plugins = navigationPlugins(env.MEDIAN_EXAMPLE_NAVIGATION);
   const server = await startToolRouteServer({
     port: portFrom(env.PORT),
     host: env.HOST || '127.0.0.1',
@@ -43,6 +55,7 @@ async function main(): Promise<void> {
     toolsUrl: env.MEDIAN_TOOLS_URL,
     apiUrl: env.MEDIAN_API_URL,
     tools,
+    plugins,
     diagnostics: () => ({
       node: process.version,
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),

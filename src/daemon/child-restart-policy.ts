@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { buildChildEnv, createChildKeeper } from '../child/index.js';
-import { findLoadError } from '../median/index.js';
+import { findLoadError, findLoadNotice } from '../median/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
 import { waitForRoute } from '../endpoints/index.js';
 import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
@@ -94,6 +94,12 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
   const loadErrorsSaid = new Set<string>();
   /** The docs' Load errors in the dev server's output, said with their fix instead of a raw stack. */
   const sayLoadError = (line: string): void => {
+    const notice = findLoadNotice(line);
+    if (notice && !loadErrorsSaid.has(notice.message)) {
+      loadErrorsSaid.add(notice.message);
+      options.emit({ event: 'log', level: 'warn', message: `The route says: ${notice.message} ${notice.fix}` });
+      return;
+    }
     const found = findLoadError(line);
     if (!found || loadErrorsSaid.has(found.message)) return;
     loadErrorsSaid.add(found.message);

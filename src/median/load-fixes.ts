@@ -31,3 +31,26 @@ export function findLoadError(line: string): LoadError | undefined {
   }
   return undefined;
 }
+
+/**
+ * Lines a route logs when it loads that are no error but take a tool away:
+ * on an edge runtime navigation() has no file system to read pages from
+ * (tool-errors.txt, the last recipe), with the docs' fix.
+ */
+const LOAD_NOTICES: ReadonlyArray<{ pattern: RegExp; fix: string }> = [
+  {
+    pattern: /Median: navigation\(\) found no pages, so the agent has no way to move anybody\./,
+    fix: 'The route serves no goToPage tool. Pass routes to navigation(), or run the route on Node 20.16 or later, or Bun.',
+  },
+];
+
+/** The load notice a line of dev-server output carries, if it carries one. */
+export function findLoadNotice(line: string): LoadError | undefined {
+  // eslint-disable-next-line no-control-regex -- a terminal's colour codes are exactly what is stripped here
+  const plain = line.replace(/\u001b\[[0-9;]*m/g, '');
+  for (const { pattern, fix } of LOAD_NOTICES) {
+    const found = pattern.exec(plain);
+    if (found) return { message: found[0], fix };
+  }
+  return undefined;
+}
