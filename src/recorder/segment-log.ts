@@ -1,22 +1,13 @@
-import { constants, fstatSync } from 'node:fs';
-import { open, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { fstatSync } from 'node:fs';
+import { stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
 import { segmentsToDrop, type RetentionLimits } from './retention.js';
+import { createSegment, openSegment, writesAreDurable } from './open-segment.js';
 import { listSegmentFiles, scanSegment, segmentFileName } from './segment-files.js';
+import { syncFolder } from './sync-folder.js';
 import { writeAll } from './write-all.js';
 
-/**
- * Open flags of a live segment: appends that are durable once written
- * (O_DSYNC: the write returns after the data reached the disk, as write +
- * fdatasync would, in one call). Where O_DSYNC is missing (Windows) each
- * batch is written, then fdatasync'ed.
- */
-const DSYNC = typeof constants.O_DSYNC === 'number' ? constants.O_DSYNC : 0;
-/** Never through a symlink planted in the calls folder (O_EXCL alone does not follow one either). */
-const NOFOLLOW = typeof constants.O_NOFOLLOW === 'number' ? constants.O_NOFOLLOW : 0;
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | DSYNC | NOFOLLOW;
-const CREATE_FLAGS = APPEND_FLAGS | constants.O_CREAT | constants.O_EXCL;
 /** The open segment is compared with the file at its path at most this often (a cheap link count check runs every batch). */
 const HANDLE_CHECK_MS = 1_000;
 
@@ -127,7 +118,7 @@ export class SegmentLog {
     try {
       const handle = await this.openLive(live);
       await writeAll(handle, lines, bytes);
-      if (DSYNC === 0) await handle.datasync();
+      if (!writesAreDurable) await handle.datasync();
     } catch (error) {
       await this.afterFailedWrite(live);
       throw error;
@@ -227,7 +218,7 @@ export class SegmentLog {
     let handle: FileHandle;
     if (live.onDisk) {
       try {
-        handle = await open(live.path, APPEND_FLAGS, 0o600);
+        handle = await openSegment(live.path);
       } catch (error) {
         // A link put where the segment was: refused (said so), and recording goes on in a new segment.
         if (!['ELOOP', 'EMLINK'].includes(errorCode(error) ?? '')) throw error;
@@ -240,7 +231,7 @@ export class SegmentLog {
       // A new segment must really be new: O_EXCL fails on a name someone else took.
       for (;;) {
         try {
-          handle = await open(live.path, CREATE_FLAGS, 0o600);
+          handle = await createSegment(live.path);
           break;
         } catch (error) {
           if (errorCode(error) !== 'EEXIST') throw error;
@@ -258,22 +249,9 @@ export class SegmentLog {
     await handle.chmod(0o600).catch(() => {
       /* Windows ignores POSIX modes. */
     });
-    if (live.bytes === 0 && live.records === 0) await this.syncFolder();
+    // A new segment's name is made durable too.
+    if (live.bytes === 0 && live.records === 0) await syncFolder(this.callsDir);
     return handle;
-  }
-
-  /** Makes a new segment's name durable too (fsync of the folder). */
-  private async syncFolder(): Promise<void> {
-    try {
-      const dir = await open(this.callsDir, 'r');
-      try {
-        await dir.sync();
-      } finally {
-        await dir.close();
-      }
-    } catch {
-      /* Folders cannot be opened or synced on every platform (Windows); the file's own sync still holds. */
-    }
   }
 
   private async closeHandle(): Promise<void> {
