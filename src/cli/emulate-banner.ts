@@ -14,6 +14,8 @@ export interface EmulateBanner {
   dataDir: string;
   domains: readonly TunnelDomain[];
   held: readonly Endpoint[];
+  /** The localtunnel server `--with-tunnel-server` runs, if it does. */
+  tunnelServer?: string;
   /** Said once under the key (the data dir went into .gitignore). */
   note?: string;
 }
@@ -38,7 +40,7 @@ export function printEmulateBanner(io: CliIo, banner: EmulateBanner): void {
   else out(`  MEDIAN_KEY=${banner.key}   (${banner.isKeyKept ? 'kept from the last run' : 'made for this emulator'}; set MEDIAN_KEY to choose one)`);
   out(`  ${banner.isKeyFromEnv ? 'the URL' : 'both'} kept in ${banner.envFile} (0600)`);
   if (banner.note) out(`  ${banner.note}`);
-  for (const d of banner.domains) out(`  tunnel *.${d.domain} → ${tunnelHostUrl(d)} (your tunnel server)`);
+  for (const d of banner.domains) out(`  tunnel *.${d.domain} → ${tunnelHostUrl(d)} (${banner.tunnelServer === tunnelHostUrl(d) ? 'its own localtunnel server, --with-tunnel-server' : 'your tunnel server'})`);
   for (const e of banner.held) out(`  holds ${e.url} (${e.tools.map((t) => t.name).join(', ')}): ${e.status}${e.error ? ` — ${e.error}` : ''}`);
   out();
   out('1. In your project, run your dev server through median-dev against this emulator:');

@@ -5,6 +5,7 @@ import { DEFAULTS } from '../config/index.js';
 import { withStartOptions } from './start-options.js';
 import { commandHandlers, type CommandHandlers } from './command-handlers.js';
 
+import { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT } from './emulate-tunnel-server.js';
 import { VERSION } from './version.js';
 
 export { VERSION };
@@ -232,6 +233,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', '4100')
     .option('--data-dir <dir>', 'where it keeps emulator.env: its URL and the key it made, reused next run (env MEDIAN_DEV_DIR, default ./.median-dev)')
     .option('--tunnel-domain <domain=host:port>', 'send public hostnames under <domain> to a self-hosted localtunnel server, e.g. lt.example.test=127.0.0.1:8080 (repeatable)', collect)
+    .option('--with-tunnel-server [port]', `also run a localtunnel server on 127.0.0.1 (default port ${EMULATE_TUNNEL_SERVER_PORT}; 0: any), its tunnels under ${EMULATE_TUNNEL_DOMAIN}: your own app end to end offline`)
     .option('--json', 'print the URL and key as JSON')
     .option('--production <url>', 'hold a production endpoint at this URL, answered by the emulator (e.g. https://acme.example/api/median)')
     .option('--production-tools <names>', 'the production endpoint’s tools, comma-separated', 'shipParcel,trackParcel')

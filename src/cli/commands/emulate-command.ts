@@ -8,6 +8,7 @@ import { keyFingerprint } from '../../median/index.js';
 import type { CliIo } from '../cli-io.js';
 import { printEmulateBanner } from '../emulate-banner.js';
 import { readEmulatorEnv, writeEmulatorEnv } from '../emulator-env-file.js';
+import { startEmulateTunnelServer } from '../emulate-tunnel-server.js';
 
 /** `--data-dir`, else MEDIAN_DEV_DIR, else ./.median-dev: the same data dir `start` uses. */
 export function emulatorDataDir(options: Record<string, unknown>, io: CliIo): string {
@@ -32,8 +33,11 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
     throw new UserError('invalid_port', `--port must be a whole number from 0 to 65535, not "${portText}".`, { exitCode: 2 });
   }
-  const domains = tunnelDomains(options.tunnelDomain);
+  const ownDomains = tunnelDomains(options.tunnelDomain);
   const dataDir = emulatorDataDir(options, io);
+  // --with-tunnel-server: a loopback localtunnel server beside it; its domain first, so the banner's start uses it.
+  const tunnel = options.withTunnelServer === undefined || options.withTunnelServer === false ? undefined : await startEmulateTunnelServer(options.withTunnelServer);
+  const domains = tunnel ? [tunnel.domain, ...ownDomains] : ownDomains;
   const envKey = io.env.MEDIAN_KEY || undefined;
   // The key this data dir's last emulator made, so env files written for it stay right.
   const keptKey = envKey ? undefined : (await readEmulatorEnv(dataDir)).key;
@@ -42,7 +46,8 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
     port: Number(portText),
     ...(key ? { key } : {}),
     ...(domains.length > 0 ? { resolve: tunnelDomainResolver(domains) } : {}),
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
+    await tunnel?.server.close();
     if (errorCode(error) === 'EADDRINUSE' || errorCode(error) === 'port_in_use') {
       throw new UserError('port_in_use', `Port ${portText} on 127.0.0.1 is taken.`, { hint: 'Pass --port 0 for any free port.' });
     }
@@ -60,6 +65,7 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
     held = await holdEndpoints(emulator, options);
   } catch (error) {
     await emulator.close();
+    await tunnel?.server.close();
     throw error;
   }
   // Listening for Ctrl-C before saying it is up: a script may stop it as soon as it reads the line.
@@ -79,14 +85,16 @@ export async function runEmulate(options: Record<string, unknown>, io: CliIo): P
         envFile,
         ...(ignoredNote ? { note: ignoredNote } : {}),
         tunnelDomains: domains,
+        ...(tunnel ? { tunnelServer: tunnel.server.url } : {}),
         held: held.map((e) => ({ id: e.id, url: e.url, status: e.status, tools: e.tools.map((t) => t.name) })),
       })}\n`,
     );
   } else {
-    printEmulateBanner(io, { url: emulator.url, key: emulator.key, isKeyFromEnv: envKey !== undefined, isKeyKept: keptKey !== undefined, envFile, dataDir, domains, held, ...(ignoredNote ? { note: ignoredNote } : {}) });
+    printEmulateBanner(io, { url: emulator.url, key: emulator.key, isKeyFromEnv: envKey !== undefined, isKeyKept: keptKey !== undefined, envFile, dataDir, domains, held, ...(tunnel ? { tunnelServer: tunnel.server.url } : {}), ...(ignoredNote ? { note: ignoredNote } : {}) });
   }
   await stopped;
   await emulator.close();
+  await tunnel?.server.close();
 }
 
 function toolNames(value: unknown, flag: string): string[] {
