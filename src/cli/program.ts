@@ -123,6 +123,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .argument('<id>', 'a toolCallId (the original call, with a list of its replays), a record id (rec_…), or a unique prefix')
       .option('--json', 'the record as JSON (with `replays` when it was replayed)')
       .option('--curl', 'a curl command that re-sends it, re-signed (valid five minutes)')
+      .option('--allow-unsigned-original', 'with --curl: re-sign a call whose original was not validly signed (anyone could have sent it)')
       .option('--diff', 'a replay’s response against its original’s (for a toolCallId: its newest replay)'),
   ).action((id: string, options) => handlers.show(id, options, io));
 
@@ -136,6 +137,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--same-id', 'with --input: keep the original toolCallId anyway')
       .option('--at-offset <ms>', 'sign at now + offset ms (e.g. -299000 to test the five-minute window)')
       .option('--yes', 'confirm re-running a reviewed or high-risk call (the stricter of the recorded risk and the manifest’s) without being asked; in a terminal replay asks, a script needs --yes')
+      .option('--allow-unsigned-original', 're-sign a call whose original was not validly signed (anyone who reaches the tunnel could have sent it, claiming any visitor)')
       .option('--json', 'the replay record as JSON'),
   ).action((id: string, options) => handlers.replay(id, options, io));
 

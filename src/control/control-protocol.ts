@@ -85,7 +85,7 @@ function commandProblem(command: Record<string, unknown>): string | undefined {
   if (typeof command.toolCallId !== 'string' || command.toolCallId === '') {
     return 'replay needs a `toolCallId` string.';
   }
-  for (const flag of ['newId', 'confirmed'] as const) {
+  for (const flag of ['newId', 'confirmed', 'allowUnsignedOriginal'] as const) {
     if (command[flag] !== undefined && typeof command[flag] !== 'boolean') return `replay's \`${flag}\` must be a boolean.`;
   }
   if (command.atOffsetMs !== undefined && !Number.isFinite(command.atOffsetMs)) {

@@ -58,6 +58,7 @@ export async function startDaemonInspector(options: DaemonInspectorOptions): Pro
         ...(body.input !== undefined ? { input: body.input } : {}),
         ...(body.atOffsetMs !== undefined ? { atOffsetMs: body.atOffsetMs } : {}),
         ...(body.confirmed ? { confirmed: true } : {}),
+        ...(body.allowUnsignedOriginal ? { allowUnsignedOriginal: true } : {}),
       })) as ReplayAnswer;
     },
     async saveCall(id) {

@@ -24,6 +24,7 @@ export function createReplayCommand(deps: ReplayCommandDeps): (command: Extract<
       ...(command.newId ? { newId: true } : {}),
       ...(command.input !== undefined ? { input: command.input } : {}),
       ...(command.confirmed ? { confirmed: true } : {}),
+      ...(command.allowUnsignedOriginal ? { allowUnsignedOriginal: true } : {}),
     });
     const secret = deps.secret();
     if (!secret) {

@@ -145,7 +145,7 @@ export function isDevServerLocalOnly(state: Pick<DaemonSnapshot, 'tunnel' | 'too
 
 /** Commands a client sends over the control channel. */
 export type ControlCommand =
-  | { command: 'replay'; toolCallId: string; newId?: boolean; input?: unknown; atOffsetMs?: number; confirmed?: boolean }
+  | { command: 'replay'; toolCallId: string; newId?: boolean; input?: unknown; atOffsetMs?: number; confirmed?: boolean; allowUnsignedOriginal?: boolean }
   | { command: 'sync' }
   | { command: 'restart-child' }
   | { command: 'diagnostics' }

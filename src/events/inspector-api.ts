@@ -99,6 +99,8 @@ export interface ReplayBody {
   /** Sign at now + offset ms (negative: an older signature). */
   atOffsetMs?: number;
   confirmed?: boolean;
+  /** The original was not validly signed and the user confirmed re-signing it anyway. */
+  allowUnsignedOriginal?: boolean;
 }
 
 /** `POST /api/calls/{id}/save`: where the call was saved as a test (median-calls/…), and whether it was there already. */

@@ -122,5 +122,6 @@ function replayBodyOf(body: unknown): ReplayBody {
     ...(b.input !== undefined ? { input: b.input } : {}),
     ...(typeof b.atOffsetMs === 'number' ? { atOffsetMs: b.atOffsetMs } : {}),
     ...(b.confirmed === true ? { confirmed: true } : {}),
+    ...(b.allowUnsignedOriginal === true ? { allowUnsignedOriginal: true } : {}),
   };
 }

@@ -221,6 +221,8 @@ const STATUS_OF_CODE: Record<string, number> = {
   call_not_found: 404,
   call_ambiguous: 409,
   replay_needs_confirmation: 409,
+  replay_unsigned_original: 409,
+  curl_not_route: 409,
   missing_key: 409,
   route_unreachable: 502,
   invalid_json_body: 400,

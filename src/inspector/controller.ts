@@ -1,4 +1,5 @@
 import type { CallRecord } from '../median/call-record.js';
+import { unsignedOriginalReason } from '../median/unsigned-original.js';
 import type { CallRow, LiveMessage } from '../events/inspector-api.js';
 import { ApiFailure, api, session } from './api-client.js';
 import { saveFile } from './dom.js';
@@ -118,6 +119,8 @@ export function createController(onChange: (state: InspectorState) => void): Con
         ...(replay.isNewId ? { newId: true } : {}),
         ...(replay.atOffsetMs !== 0 ? { atOffsetMs: replay.atOffsetMs } : {}),
         ...(confirmed ? { confirmed: true } : {}),
+        // Confirmed after the confirm said the original was not validly signed.
+        ...(confirmed && unsignedOriginalReason(replay.record) !== undefined ? { allowUnsignedOriginal: true } : {}),
       });
       dispatch({ type: 'replay-answered', answer });
       // The row may have arrived before the answer did.
@@ -211,7 +214,8 @@ export function createController(onChange: (state: InspectorState) => void): Con
       if (!replay || replay.problem !== null || replay.isSending) return;
       // The risk the manifest declares counts too (the daemon asks the same).
       const declared = state.tools?.tools?.find((tool) => tool.name === replay.record.tool)?.risk;
-      if (needsConfirmation(replay.record.risk) || needsConfirmation(declared)) dispatch({ type: 'replay-confirm-asked' });
+      const isUnsigned = unsignedOriginalReason(replay.record) !== undefined;
+      if (isUnsigned || needsConfirmation(replay.record.risk) || needsConfirmation(declared)) dispatch({ type: 'replay-confirm-asked' });
       else void send(false);
     },
     confirmReplay() {

@@ -5,6 +5,7 @@ export * from './protocol.js';
 export * from './verdict-types.js';
 export * from './call-record.js';
 export * from './replay-marker.js';
+export * from './unsigned-original.js';
 export { isCallRecord, isRepeatLine } from './record-shape.js';
 export * from './api-client.js';
 export * from './messages.js';

@@ -1,4 +1,5 @@
-import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS, signBody, type CallRecord } from '../median/index.js';
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS, signBody, throwIfUnsignedOriginal, type CallRecord } from '../median/index.js';
+import { UserError } from '../shared/errors.js';
 import { HOP_BY_HOP_HEADERS } from '../shared/hop-by-hop-headers.js';
 import { TERMINAL_UNSAFE_CHAR } from '../shared/output-sanitiser.js';
 
@@ -9,6 +10,8 @@ export interface CurlOptions {
   secret: Uint8Array;
   /** Clock for the fresh timestamp (ms). */
   now?: number;
+  /** The original was not validly signed, and the user said to re-sign it anyway (`--allow-unsigned-original`). */
+  allowUnsignedOriginal?: boolean;
 }
 
 /**
@@ -69,6 +72,13 @@ function clockTime(ms: number): string {
  * signature is accepted. The body is sent byte for byte (`--data-raw`).
  */
 export function toCurl(record: CallRecord, options: CurlOptions): string {
+  // A signed request to the route, from a request that went elsewhere (an asset, a page): never.
+  if (record.kind === 'other') {
+    throw new UserError('curl_not_route', `${record.request.method} ${record.request.path} did not go to the route, so there is no signed curl for it.`, {
+      hint: 'Pick a call to the route from `median-dev calls`.',
+    });
+  }
+  throwIfUnsignedOriginal(record, options.allowUnsignedOriginal === true, 'A signed curl');
   const now = options.now ?? Date.now();
   const body = record.request.body ?? '';
   const comments = [

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { CallRecord, Risk, ToolCall } from '../median/index.js';
-import { recordedToolCall, RISKS } from '../median/index.js';
+import { recordedToolCall, RISKS, throwIfUnsignedOriginal } from '../median/index.js';
 import { UserError } from '../shared/errors.js';
 
 export { REPLAY_OF_HEADER } from '../median/index.js';
@@ -12,6 +12,8 @@ export interface ReplayOptions {
   input?: unknown;
   /** Risk `reviewed`/`high` re-runs an action a person approved: needs a yes. */
   confirmed?: boolean;
+  /** The original was not validly signed: re-signing it needs this explicit yes (`--allow-unsigned-original`). */
+  allowUnsignedOriginal?: boolean;
   /**
    * The tool's risk as the latest manifest read declares it. The stricter of
    * it and the recorded context's risk decides whether a yes is needed.
@@ -62,6 +64,7 @@ export function prepareReplay(record: CallRecord, options: ReplayOptions = {}): 
     throw new UserError('not_a_tool_call', `${parsed.message}, so it cannot be replayed.`, parsed.problem === 'kind' ? { hint: 'Pick a tool call from `median-dev calls`.' } : {});
   }
   const original = parsed.value;
+  throwIfUnsignedOriginal(record, options.allowUnsignedOriginal === true, 'A replay');
   const risk = stricterRisk(original.context.risk, options.declaredRisk);
   if (needsConfirmation(risk) && options.confirmed !== true) {
     const why =

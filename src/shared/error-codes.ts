@@ -167,6 +167,8 @@ const OWN_CODES = [
   'original_not_found',
   'replay_body_truncated',
   'replay_needs_confirmation',
+  'replay_unsigned_original',
+  'curl_not_route',
   'replay_cancelled',
   // endpoints and the Median API client
   'endpoint_missing',

@@ -57,7 +57,10 @@ function describeResult(command: ControlCommand, result: unknown): string {
 export function commandResult(state: TuiState, command: ControlCommand, outcome: { ok: true; result: unknown } | { ok: false; error: CommandError }): TuiResult {
   if (outcome.ok) return none(withFlash(state, describeResult(command, outcome.result)));
   const { error } = outcome;
-  if (command.command === 'replay' && error.code === 'replay_needs_confirmation' && command.confirmed !== true) {
+  const isAskable =
+    (error.code === 'replay_needs_confirmation' && command.command === 'replay' && command.confirmed !== true) ||
+    (error.code === 'replay_unsigned_original' && command.command === 'replay' && command.allowUnsignedOriginal !== true);
+  if (command.command === 'replay' && isAskable) {
     // The daemon knew a risk the TUI did not (a call seen only as a summary): ask now.
     const record = findByToolCallId(state, command.toolCallId);
     if (record) return none({ ...state, overlay: { kind: 'confirm-replay', command, record } });

@@ -1,4 +1,5 @@
 import { KEY_MAP, bindingOf, isDevServerLocalOnly, keyHelpRows, keyLabel } from '../events/index.js';
+import { unsignedOriginalReason } from '../median/index.js';
 import { plainText, seg, wrapText, wrapWords, type Color, type StyledLine } from './styled-text.js';
 import { flashLines, rowCount, type TuiState } from './tui-state.js';
 
@@ -141,11 +142,14 @@ export function overlayContent(state: TuiState, width: number): OverlayContent |
       };
     case 'confirm-replay': {
       const { record, command } = overlay;
+      const unsigned = unsignedOriginalReason(record);
+      const isRisky = record.risk === 'reviewed' || record.risk === 'high' || unsigned === undefined;
       return {
         title: 'Replay?',
         lines: [
           [seg('Replay '), seg(record.tool ?? '?', undefined, { bold: true }), seg(` (${record.toolCallId})`, 'gray')],
-          [seg(record.risk ? `Its risk is ${record.risk}: the tool runs again for real.` : 'The daemon says its risk needs a yes: the tool runs again for real.', 'yellow')],
+          ...(unsigned ? wrapWords(`${unsigned}.`, width).map((part) => [seg(part, 'red')]) : []),
+          ...(isRisky ? [[seg(record.risk ? `Its risk is ${record.risk}: the tool runs again for real.` : 'The daemon says its risk needs a yes: the tool runs again for real.', 'yellow')]] : []),
           [seg(command.newId ? 'It is sent with a new toolCallId.' : 'It is sent with the same toolCallId (your idempotency key).', 'gray')],
           [],
           [seg('y', 'cyan', { bold: true }), seg(' replay   '), seg('n', 'cyan', { bold: true }), seg('/'), seg('esc', 'cyan', { bold: true }), seg(' cancel')],

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../median/index.js';
+import { unsignedOriginalReason, type CallRecord } from '../median/index.js';
 import { actionOfKey, keyLabel } from '../events/index.js';
 import { formatCurl } from './curl-command.js';
 import { openDevOutput } from './dev-output.js';
@@ -12,9 +12,9 @@ import { layoutOfState, recordIndexAtRow, rowCount, selectedRecord, selectedRow,
 const none = (state: TuiState): TuiResult => ({ state, effects: [] });
 const withEffect = (state: TuiState, effect: TuiEffect): TuiResult => ({ state, effects: [effect] });
 
-/** Risk `reviewed`/`high` re-runs something a person approved: ask first. */
+/** Risk `reviewed`/`high` re-runs something a person approved, an original not validly signed may be forged: ask first. */
 export function needsConfirmation(record: CallRecord): boolean {
-  return record.risk === 'reviewed' || record.risk === 'high';
+  return record.risk === 'reviewed' || record.risk === 'high' || unsignedOriginalReason(record) !== undefined;
 }
 
 function callLabel(record: CallRecord, command: ReplayCommand): string {
@@ -84,7 +84,8 @@ function confirmKey(state: TuiState, key: TuiKey): TuiResult {
   const overlay = state.overlay;
   if (overlay?.kind !== 'confirm-replay') return none(state);
   if (key === 'y' || key === 'Y') {
-    return requestReplay({ ...state, overlay: null }, overlay.record, { ...overlay.command, confirmed: true });
+    const isUnsigned = unsignedOriginalReason(overlay.record) !== undefined;
+    return requestReplay({ ...state, overlay: null }, overlay.record, { ...overlay.command, confirmed: true, ...(isUnsigned ? { allowUnsignedOriginal: true } : {}) });
   }
   if (key === 'n' || key === 'N' || key === 'escape' || key === 'q') {
     return none(withFlash({ ...state, overlay: null }, 'Replay cancelled: nothing sent.'));

@@ -94,6 +94,8 @@ export async function runReplay(id: string, options: Record<string, unknown>, io
     ...(isNewId ? { newId: true } : {}),
     ...(input !== undefined ? { input } : {}),
     ...(options.yes === true ? { confirmed: true } : {}),
+    // Not implied by --yes, nor asked on the terminal: re-signing a forged call is a choice made out loud.
+    ...(options.allowUnsignedOriginal === true ? { allowUnsignedOriginal: true } : {}),
   };
   const prepared = await confirmedOnTerminal(io, original, input, () => prepareReplay(original, replayOptions), () =>
     prepareReplay(original, { ...replayOptions, confirmed: true }),

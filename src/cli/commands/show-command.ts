@@ -24,7 +24,7 @@ export async function runShow(id: string, options: Record<string, unknown>, io: 
       });
     }
     const secret = resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret });
-    writeLine(io.stdout, toCurl(record, { url: `${config.target}${config.route}`, secret }));
+    writeLine(io.stdout, toCurl(record, { url: `${config.target}${config.route}`, secret, allowUnsignedOriginal: options.allowUnsignedOriginal === true }));
     return;
   }
   if (options.diff === true) {

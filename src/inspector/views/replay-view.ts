@@ -1,3 +1,4 @@
+import { unsignedOriginalReason } from '../../median/unsigned-original.js';
 import { el, setText } from '../dom.js';
 import type { Controller } from '../controller.js';
 import type { InspectorState } from '../state.js';
@@ -57,7 +58,9 @@ export function createReplayView(controller: Controller): { element: HTMLElement
       ? el(
           'div',
           { class: 'confirm', data: { testid: 'replay-confirm' }, attrs: { role: 'alertdialog' } },
-          el('p', {}, el('strong', {}, `${record.tool ?? '?'} has risk "${record.risk ?? '?'}".`), ' A person approved the original call; a replay runs the action again without asking them. It sends this input:'),
+          unsignedOriginalReason(record) === undefined
+            ? el('p', {}, el('strong', {}, `${record.tool ?? '?'} has risk "${record.risk ?? '?'}".`), ' A person approved the original call; a replay runs the action again without asking them. It sends this input:')
+            : el('p', { data: { testid: 'replay-unsigned' } }, el('strong', {}, `${unsignedOriginalReason(record)}.`), ` Sending re-signs it with your key (risk "${record.risk ?? '?'}"). It sends this input:`),
           el('pre', { class: 'text mono' }, replay.draft),
           el('div', { class: 'actions' }, el('button', { class: 'danger', data: { testid: 'replay-confirm-yes' }, on: { click: () => controller.confirmReplay() } }, `Run ${record.tool ?? 'it'} again`), el('button', { on: { click: close } }, 'Cancel')),
         )
