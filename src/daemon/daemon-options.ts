@@ -36,6 +36,8 @@ export interface Daemon {
    * events. What happened before (`proxy`) is in the snapshot.
    */
   events: { on(listener: (event: DaemonEvent) => void): () => void };
+  /** Says something as a `log` event (the demo tells what its emulated organisation does). */
+  note(message: string, level?: 'info' | 'warn'): void;
   snapshot(): DaemonSnapshot;
   proxyUrl: string;
   instanceId: string;

@@ -277,6 +277,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
     return {
       events: { on: (listener) => hub.on(listener) },
+      note: (message, level = 'info') => emit({ event: 'log', level, message }),
       snapshot: () => hub.snapshot(),
       proxyUrl: proxy.url,
       instanceId,

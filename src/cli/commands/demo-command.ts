@@ -112,7 +112,16 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     // The agent starts talking once the endpoint is synced.
     daemon.events.on((event) => {
       if (event.event === 'endpoint' && event.action === 'synced' && !traffic) {
-        traffic = emulator.startTraffic({ intervalMs: demoIntervalMs(io.env.MEDIAN_DEV_DEMO_INTERVAL_MS) });
+        traffic = emulator.startTraffic({
+          intervalMs: demoIntervalMs(io.env.MEDIAN_DEV_DEMO_INTERVAL_MS),
+          // A high call waits for a teammate, as in Median: say how to be that teammate.
+          onApproval: (approval) => {
+            if (approval.waitingFor !== 'teammate') return;
+            daemon.note(
+              `${approval.tool} (risk ${approval.risk}) waits for a teammate's approval, nothing sent yet: ${cliCommandLine(io)} emulate approve ${approval.id} --as <name> --env ${shellWord(envFile)}`,
+            );
+          },
+        });
       }
     });
     await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, config });
