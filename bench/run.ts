@@ -3,7 +3,7 @@
  * with 100,000 records (issue 5) and the heal time of a dropped tunnel
  * (issue 4), and (scenario 7, issue 10) requests through the tunnel, the
  * stock localtunnel client vs median-dev, in one run on this machine, all on 127.0.0.1, bounded in count
- * and time, and (scenario 8) the heal time for each way the tunnel fails. Prints the results and rewrites its own section of BENCHMARKS.md.
+ * and time, (scenario 8) the heal time for each way the tunnel fails, and (scenario 9) `median-dev test` on 1,000 saved calls. Prints the results and rewrites its own section of BENCHMARKS.md.
  *
  *   node dist/bench/run.js [--quick] [--profile | --no-profile] [--no-write]
  *
@@ -29,6 +29,7 @@ import { runTuiResponsiveness } from './scenarios/tui-responsiveness.js';
 import { runInspectorPaint } from './scenarios/inspector-paint.js';
 import { runTunnelBench } from './tunnel.js';
 import { runHealsBench } from './heals.js';
+import { runSavedCallsBench } from './saved-calls.js';
 import { medianBy } from './percentiles.js';
 import { forkServer } from './server-handle.js';
 
@@ -145,6 +146,8 @@ async function main(): Promise<number> {
     await runTunnelBench({ target, root, isQuick, write: !args.has('--no-write'), log });
     // Scenario 8 too: heal times for each way the tunnel fails (and next dev's, when the framework test ran).
     await runHealsBench({ root, isQuick, write: !args.has('--no-write'), log });
+    // Scenario 9 as well: median-dev test on 1,000 saved calls.
+    await runSavedCallsBench({ root, isQuick, write: !args.has('--no-write'), log });
     const missed = checkTargets(results).filter((c) => !c.isMet);
     log(missed.length === 0 ? 'Every target met.' : `Targets missed: ${missed.map((c) => c.what).join('; ')}.`);
     // A missed target is a finding, not a failed run.

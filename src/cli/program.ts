@@ -105,6 +105,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .option('--update', 'rewrite the expectations of failing calls from the answers they get now')
       .option('--same-id', 'send each call with its saved toolCallId (default: a fresh call_… per run)')
       .option('--bail', 'stop at the first failing call')
+      .option('--concurrency <n>', 'calls in flight at once (default 1: in file order, as calls of one conversation may depend on each other)')
       .option('--junit <file>', 'also write a JUnit XML report')
       .option('--allow-production', 'send even to a target that looks like production')
       .option('--json', 'the results as JSON'),

@@ -26,6 +26,8 @@ export interface RunSavedCallsOptions {
   shouldUpdate: boolean;
   /** Stop after the first failure (`--bail`). */
   shouldBail: boolean;
+  /** Calls in flight at once (default 1: calls saved from one conversation may depend on their order). */
+  concurrency?: number;
   onResult?(result: SavedCallResult): void;
   signal?: AbortSignal;
 }
@@ -129,19 +131,26 @@ async function runOne(loaded: LoadedSavedCall, options: RunSavedCallsOptions): P
 }
 
 /**
- * Sends each saved call to the route, one after the other (calls saved from
- * one conversation may depend on their order), and checks the answers: the
- * manifest checks, then the comparison. Never throws for a failing call; a
- * send that throws is a bug of the sender and ends the run.
+ * Sends each saved call to the route, one after the other by default (calls
+ * saved from one conversation may depend on their order; `concurrency` lets
+ * independent ones overlap), and checks the answers: the manifest checks,
+ * then the comparison. Results come back in the calls' order. Never throws
+ * for a failing call; a send that throws is a bug of the sender and ends the run.
  */
 export async function runSavedCalls(calls: readonly LoadedSavedCall[], options: RunSavedCallsOptions): Promise<SavedCallResult[]> {
-  const results: SavedCallResult[] = [];
-  for (const loaded of calls) {
-    if (options.signal?.aborted) break;
-    const result = await runOne(loaded, options);
-    results.push(result);
-    options.onResult?.(result);
-    if (options.shouldBail && result.outcome === 'failed') break;
-  }
-  return results;
+  const results: Array<SavedCallResult | undefined> = new Array(calls.length);
+  let next = 0;
+  let isStopped = false;
+  const worker = async (): Promise<void> => {
+    while (!isStopped && !options.signal?.aborted && next < calls.length) {
+      const index = next++;
+      const result = await runOne(calls[index]!, options);
+      results[index] = result;
+      options.onResult?.(result);
+      if (options.shouldBail && result.outcome === 'failed') isStopped = true;
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency ?? 1, calls.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return results.filter((r): r is SavedCallResult => r !== undefined);
 }

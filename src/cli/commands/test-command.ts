@@ -8,7 +8,7 @@ import { writeFileAtomic } from '../../shared/private-files.js';
 import { safeLine } from '../../shared/output-sanitiser.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { fetchManifest } from '../fetch-manifest.js';
-import { loadConfig } from '../load-config.js';
+import { loadConfig, parseCount } from '../load-config.js';
 import { createOutputMasker } from '../output-masker.js';
 import { QuietFailure } from '../quiet-failure.js';
 import { requireSecret } from '../require-secret.js';
@@ -91,6 +91,7 @@ export async function runTest(files: string[], devCommand: string[], options: Re
       isNewId: options.sameId !== true,
       shouldUpdate: options.update === true,
       shouldBail: options.bail === true,
+      concurrency: parseCount(options.concurrency, '--concurrency') ?? 1,
       signal: abort.signal,
       onResult: (result) => {
         if (!config.json) for (const line of formatResultLines(result, style)) writeLine(io.stdout, line);
