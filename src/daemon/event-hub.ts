@@ -50,7 +50,12 @@ export function createEventHub(base: {
         state.proxyUrl = event.url;
         break;
       case 'tunnel':
-        state.tunnel = { state: event.state, url: event.url ?? state.tunnel.url, ...(event.reason ? { reason: event.reason } : {}) };
+        state.tunnel = {
+          state: event.state,
+          url: event.url ?? state.tunnel.url,
+          ...(event.reason ? { reason: event.reason } : {}),
+          ...((event.provider ?? state.tunnel.provider) ? { provider: event.provider ?? state.tunnel.provider } : {}),
+        };
         break;
       case 'tools-url':
         state.toolsUrl = event.url;

@@ -108,7 +108,7 @@ export type NewDaemonEvent = DaemonEvent extends infer E ? (E extends DaemonEven
 export interface DaemonSnapshot {
   version: string;
   proxyUrl: string | null;
-  tunnel: { state: 'connecting' | 'open' | 'down' | 'closed'; url: string | null; reason?: string };
+  tunnel: { state: 'connecting' | 'open' | 'down' | 'closed'; url: string | null; reason?: string; /** The provider that last opened it (`cloudflared`, `ngrok (<domain>)`, …). */ provider?: string };
   /** The localtunnel server in use (`--tunnel-host`), null with another provider: how a public name with no DNS here is reached. */
   tunnelHost?: string | null;
   toolsUrl: string | null;

@@ -1,6 +1,7 @@
 import { readEnvFile } from '../../config/index.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { runDoctorChecks } from '../doctor-checks.js';
+import { checkTunnelProvider } from '../doctor-provider-check.js';
 import { toolUseDoctorChecks } from '../tool-use-report.js';
 import { loadConfig } from '../load-config.js';
 import { QuietFailure } from '../quiet-failure.js';
@@ -10,7 +11,11 @@ export async function runDoctor(options: Record<string, unknown>, io: CliIo): Pr
   const config = await loadConfig(options, io);
   const fileVars = config.envFile ? await readEnvFile(config.envFile).catch(() => ({}) as Record<string, string>) : {};
   // The five checks of "The agent does not use a tool", for every tool the route serves (why-command's module).
-  const checks = [...(await runDoctorChecks(config, fileVars.MEDIAN_TOOLS_URL)), ...(await toolUseDoctorChecks(config).catch(() => []))];
+  const checks = [
+    ...(await runDoctorChecks(config, fileVars.MEDIAN_TOOLS_URL)),
+    await checkTunnelProvider(config, io.env),
+    ...(await toolUseDoctorChecks(config).catch(() => [])),
+  ];
   const failed = checks.filter((c) => c.status === 'fail').length;
   if (config.json) {
     writeJson(io, { ok: failed === 0, checks });
