@@ -17,6 +17,7 @@ import {
 } from '../tunnel/index.js';
 import { pause } from '../shared/delay.js';
 import { chooseTunnelProvider } from './tunnel-provider-choice.js';
+import { createOutageAdvisor, providerAlternatives } from './outage-advice.js';
 
 export interface TunnelKeeperOptions {
   config: StartConfig;
@@ -99,6 +100,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
   if (config.ngrokDomain && config.ngrokDomain !== state.ngrokDomain) patch.ngrokDomain = config.ngrokDomain;
   if (config.sshDestination && config.sshDestination !== state.sshDestination) patch.sshDestination = config.sshDestination;
   if (Object.keys(patch).length > 0) await options.remember(patch);
+  const outageAdvisor = provider.name === 'localtunnel' ? createOutageAdvisor({ alternatives: providerAlternatives(options.env, config.ngrokAuthtoken !== undefined) }) : undefined;
 
   /** The tunnel's facts: `opened` heals (the dispatch), everything is reported to clients as `tunnel` events. */
   const onTunnelEvent = (event: TunnelEvent): void => {
@@ -115,10 +117,14 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
         });
         options.report({ type: 'tunnel.opened', origin: event.url, isHostnameChange: event.isHostnameChange });
         return;
-      case 'down':
+      case 'down': {
         emit({ event: 'tunnel', state: 'down', reason: `${event.reason}: ${event.message}` });
         options.report({ type: 'tunnel.lost', reason: event.reason });
+        // A machine that slept is no outage of the server.
+        const advice = event.reason === 'woke' ? undefined : outageAdvisor?.noteOutage();
+        if (advice) emit({ event: 'log', level: 'warn', message: advice });
         return;
+      }
       case 'reopen-failed':
         if (event.isFinal) {
           emit({ event: 'tunnel', state: 'down', reason: `reopening failed (${event.code}): ${event.message}; not retrying` });

@@ -1,13 +1,14 @@
 import { connect } from 'node:net';
 import { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth, isProxyMarker } from '../shared/health-check.js';
 import { fetchByRoute, findPublicRoute, type PublicReachOptions } from './public-url-fetch.js';
+import { recognizeLocaltunnelPage, type LocaltunnelPage } from './localtunnel-pages.js';
 
 export { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth };
 
 /** What one probe of `<public url>/__median-dev/health` found. */
 export type HealthProbeResult =
   /** Something answered with this status; `isFromProxy` when the answer carried the marker header. */
-  | { kind: 'answered'; status: number; isFromProxy?: boolean }
+  | { kind: 'answered'; status: number; isFromProxy?: boolean; /** A page of localtunnel's own (an outage, the browser reminder). */ page?: LocaltunnelPage }
   /** The host was reached (a TCP connection opened) but nothing answered in time: a wedged tunnel. */
   | { kind: 'no-answer' }
   /** DNS or connection failure: the URL could not be reached at all (our own network may be down). */
@@ -62,7 +63,9 @@ export function createFetchHealthProbe(options: PublicReachOptions & { fetch?: t
       // bypass-tunnel-reminder skips loca.lt's interstitial page for browsers.
       const res = await fetchByRoute(route, url, { signal, headers: { 'bypass-tunnel-reminder': '1', accept: 'application/json' } }, options.fetch);
       const text = (await res.text()).slice(0, 4096);
-      return { kind: 'answered', status: res.status, isFromProxy: isProxyMarker(res.headers.get(HEALTH_MARKER_HEADER), options.instanceId) || isProxyHealth(text, options.instanceId) };
+      const isFromProxy = isProxyMarker(res.headers.get(HEALTH_MARKER_HEADER), options.instanceId) || isProxyHealth(text, options.instanceId);
+      const page = isFromProxy ? undefined : recognizeLocaltunnelPage(res.status, text);
+      return { kind: 'answered', status: res.status, isFromProxy, ...(page ? { page } : {}) };
     } catch (error) {
       // Stopped by the caller's timeout: a host that still takes connections is wedged, not unreachable.
       if (signal.reason === PROBE_TIMED_OUT && (await canConnect(route.kind === 'via' ? route.origin : url, CONNECT_CHECK_MS))) return { kind: 'no-answer' };

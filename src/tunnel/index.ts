@@ -32,3 +32,4 @@ export { createNgrokAgentProvider, listAgentEndpoints, pickEndpoint, type NgrokA
 export { readAgentEndpoints, localPortOf, type AgentEndpoint } from './ngrok-agent-api.js';
 export { loadNgrokLibrary, type NgrokLibrary, type NgrokListener, type NgrokForwardOptions } from './ngrok-library.js';
 export { ngrokError } from './ngrok-errors.js';
+export { recognizeLocaltunnelPage, LOCALTUNNEL_PAGE_ADVICE, type LocaltunnelPage } from './localtunnel-pages.js';

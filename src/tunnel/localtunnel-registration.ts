@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { UserError } from '../shared/errors.js';
 import { registrationDomains, registrationUrlProblem } from './registration-domains.js';
+import { LOCALTUNNEL_PAGE_ADVICE, recognizeLocaltunnelPage } from './localtunnel-pages.js';
 import { TUNNEL_ERROR_CODES } from './tunnel-errors.js';
 
 /** What a localtunnel server answers to `GET <host>/<subdomain>` or `GET <host>/?new` (SPEC §1.4). */
@@ -105,7 +106,9 @@ function parseAnswer(status: number, text: string, host: URL, configured: readon
         hint:
           status === 403
             ? 'Pick a --subdomain of 4 to 63 lowercase letters, digits and hyphens.'
-            : 'Try again in a moment, or pick another server with --tunnel-host.',
+            : recognizeLocaltunnelPage(status, text) === 'tunnel-unavailable'
+              ? `The server is having an outage (503 Tunnel Unavailable). ${LOCALTUNNEL_PAGE_ADVICE['tunnel-unavailable'].fix}`
+              : 'Try again in a moment, or pick another server with --tunnel-host.',
         details: { status, message },
       },
     );

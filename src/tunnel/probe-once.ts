@@ -1,7 +1,9 @@
 import { PROBE_TIMED_OUT, type HealthProbe, type HealthProbeResult } from './health-probe.js';
+import { LOCALTUNNEL_PAGE_ADVICE } from './localtunnel-pages.js';
 
 /** Why a probe result is a miss, for the `down` message. */
 export function describeMiss(result: HealthProbeResult): string {
+  if (result.kind === 'answered' && result.page) return LOCALTUNNEL_PAGE_ADVICE[result.page].says;
   if (result.kind === 'answered') return `got ${result.status} from something other than this median-dev`;
   if (result.kind === 'no-answer') return 'reached the host but got no answer';
   return 'could not reach the host';
