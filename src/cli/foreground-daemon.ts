@@ -1,5 +1,5 @@
 import type { Daemon } from '../daemon/index.js';
-import { attachDaemonTui, type TuiWiring } from './attach-tui.js';
+import type { TuiWiring } from './attach-tui.js';
 import { useColor, writeLine, type CliIo } from './cli-io.js';
 import { eventToJsonLine, eventToLogLine } from './format-event.js';
 import { createStyle } from './terminal-style.js';
@@ -17,6 +17,8 @@ export async function runDaemonInForeground(
   const style = createStyle(useColor(io));
   let detachTui: (() => void) | undefined;
   if (mode.tui) {
+    // The TUI (blessed) loads only when it is shown: `--json` and `--no-tui` never load it.
+    const { attachDaemonTui } = await import('./attach-tui.js');
     detachTui = attachDaemonTui(daemon, io, { config: mode.config, isDemo: mode.isDemo === true, ...(mode.helpNote ? { helpNote: mode.helpNote } : {}), onQuit: () => void daemon.close() });
   } else {
     const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {

@@ -1,7 +1,11 @@
-import { WebSocket, type RawData } from 'ws';
+import { createRequire } from 'node:module';
+import type { RawData } from 'ws';
 import { MedianDevError } from '../shared/index.js';
 import { closePeer } from './ws-server.js';
 
+
+/** ws loads on first use, when a command really connects to the daemon. */
+const loadWs = (): typeof import('ws') => createRequire(import.meta.url)('ws') as typeof import('ws');
 /**
  * The one file of the client side that imports `ws`: opens a WebSocket and
  * reports its frames and its end through handlers given up front, so no frame
@@ -41,7 +45,7 @@ export interface WsConnection {
  */
 export function openWsConnection(options: OpenWsOptions): Promise<WsConnection> {
   options.signal.throwIfAborted();
-  const ws = new WebSocket(options.url, {
+  const ws = new (loadWs().WebSocket)(options.url, {
     headers: options.headers,
     maxPayload: options.maxPayloadBytes,
     perMessageDeflate: false,
@@ -60,10 +64,10 @@ export function openWsConnection(options: OpenWsOptions): Promise<WsConnection> 
 
   const connection: WsConnection = {
     get isOpen() {
-      return ws.readyState === WebSocket.OPEN;
+      return ws.readyState === ws.OPEN;
     },
     send(text) {
-      if (ws.readyState !== WebSocket.OPEN) return false;
+      if (ws.readyState !== ws.OPEN) return false;
       ws.send(text);
       return true;
     },

@@ -1,10 +1,14 @@
 import { STATUS_CODES, createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { createRequire } from 'node:module';
+import type { WebSocket, RawData } from 'ws';
 import { MedianDevError, type Logger } from '../shared/index.js';
 import type { UpgradeRefusal } from './upgrade-auth.js';
 
+
+/** ws loads on first use: commands that only read the control file (`calls`, `show`) never load it. */
+const loadWs = (): typeof import('ws') => createRequire(import.meta.url)('ws') as typeof import('ws');
 /**
  * The one file of the server side that imports `ws`: a WebSocket server on a
  * plain HTTP server, behind our own small interface. Upgrades are checked
@@ -62,7 +66,7 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
     res.writeHead(426, { 'content-type': 'application/json', connection: 'close', upgrade: 'websocket' });
     res.end(body);
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes, perMessageDeflate: false });
+  const wss = new (loadWs().WebSocketServer)({ noServer: true, maxPayload: options.maxPayloadBytes, perMessageDeflate: false });
 
   http.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     socket.on('error', (error) => {
@@ -97,10 +101,10 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
     });
     const peer: WsPeer = {
       get isOpen() {
-        return ws.readyState === WebSocket.OPEN;
+        return ws.readyState === ws.OPEN;
       },
       send(text) {
-        if (ws.readyState !== WebSocket.OPEN) return;
+        if (ws.readyState !== ws.OPEN) return;
         if (ws.bufferedAmount > options.maxBufferedBytes) {
           logger.warn('control: dropping a client that stopped reading', { bufferedBytes: ws.bufferedAmount });
           ws.terminate();
@@ -177,7 +181,7 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
 
 /** Closes a WebSocket (either side), terminating it if the peer does not answer within `graceMs`. */
 export function closePeer(ws: WebSocket, code: number, reason: string, graceMs: number): Promise<void> {
-  if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+  if (ws.readyState === ws.CLOSED) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => ws.terminate(), graceMs);
     timer.unref();

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import blessed from 'blessed';
+import { createRequire } from 'node:module';
+import type blessed from 'blessed';
 import { HIDING_CHARS } from '../shared/output-sanitiser.js';
 import { keyName, type RawKey } from './key-names.js';
 import type { Frame, PanelName } from './render-frame.js';
@@ -99,7 +100,9 @@ function toTags(line: StyledLine, colors: number): string {
 }
 
 export function createTerminalScreen(options: TerminalScreenOptions): TerminalScreen {
-  const screen = blessed.screen({
+  // blessed loads here, when a screen is really drawn: `--json`, `--no-tui` and `calls` never load it.
+  const lib = createRequire(import.meta.url)('blessed') as typeof blessed;
+  const screen = lib.screen({
     // @types/blessed has input and output swapped; these are the streams blessed reads and writes.
     input: options.input as unknown as Writable,
     output: options.output as unknown as Readable,
@@ -130,10 +133,10 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
   for (const name of PANEL_NAMES) {
     boxes.set(
       name,
-      blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, wrap: false, border: name === 'list' || name === 'detail' ? { type: 'line' } : undefined, style: { border: border(false) } } as blessed.Widgets.BoxOptions),
+      lib.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, wrap: false, border: name === 'list' || name === 'detail' ? { type: 'line' } : undefined, style: { border: border(false) } } as blessed.Widgets.BoxOptions),
     );
   }
-  const overlay = blessed.box({ parent: screen, top: 'center', left: 'center', width: 10, height: 3, tags: true, wrap: false, hidden: true, border: { type: 'line' }, style: { border: { fg: 'cyan' } } } as blessed.Widgets.BoxOptions);
+  const overlay = lib.box({ parent: screen, top: 'center', left: 'center', width: 10, height: 3, tags: true, wrap: false, hidden: true, border: { type: 'line' }, style: { border: { fg: 'cyan' } } } as blessed.Widgets.BoxOptions);
   let isDestroyed = false;
   /** Set while suspended: gives the terminal back to blessed. */
   let resumeProgram: (() => void) | undefined;

@@ -7,7 +7,6 @@ import { safeJson, safeStrings } from '../../shared/output-sanitiser.js';
 import { columnTitles, formatRowSegments } from '../../tui/index.js';
 import { createStyle, formatTable, styleColoured, styleSignature, styleVerdict, type Style } from '../terminal-style.js';
 import { parseTimeFlag } from '../time-flag.js';
-import { watchRecordArrivals } from '../record-arrivals.js';
 
 const HEADERS = ['TIME', 'TOOL', 'STATUS', 'VERDICT', 'MS', 'SIGNATURE', 'TOOL CALL ID'];
 /** `calls -f` rows in a pipe: wide enough for whole call ids. */
@@ -92,6 +91,8 @@ async function follow(
   for (const record of [...first].reverse()) print(record);
   let isStopped = false;
   // Following keeps the process alive until Ctrl-C: the watcher (and its fallback timer) are kept.
+  // The watcher (chokidar) loads only when following: a plain `calls` never loads it.
+  const { watchRecordArrivals } = await import('../record-arrivals.js');
   const arrivals = watchRecordArrivals(options.dataDir);
   const unsubscribe = io.onSignal(() => {
     isStopped = true;
