@@ -7,7 +7,7 @@ import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/ind
 import type { Logger } from '../shared/logger.js';
 import type { EnvVars } from './env-vars.js';
 import { decideUrlChangeMode, type UrlChangeMode } from './url-change-mode.js';
-import { TARGET_SILENT_AFTER_MS, type TargetWatch } from './target-watch.js';
+import type { TargetWatch } from './target-watch.js';
 
 /**
  * On shutdown the dev server gets 2 s after SIGTERM before SIGKILL (restarts
@@ -203,8 +203,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
         timeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
         isWorthWaiting: () => child.isRunning,
         signal: options.signal,
-        silentAfterMs: TARGET_SILENT_AFTER_MS,
-        onSilent: () => options.targetWatch?.unreachable('the dev server runs, but the connection is refused'),
+        onNotAnswering: (elapsedMs) => options.targetWatch?.unreachable('the dev server runs, but the connection is refused', elapsedMs, true),
       });
       if (isAnswering) options.targetWatch?.answered();
     },

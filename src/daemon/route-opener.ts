@@ -2,7 +2,7 @@ import type { RouteConnectOutcome } from '../endpoints/index.js';
 import { parseRetryAfter } from '../median/index.js';
 import { pause } from '../shared/delay.js';
 import { reconnectDelayMs, type BackoffOptions } from '../tunnel/index.js';
-import { TARGET_SILENT_AFTER_MS, type TargetWatch } from './target-watch.js';
+import type { TargetWatch } from './target-watch.js';
 
 export interface RouteOpenerOptions {
   /** The route's URL through our own proxy (so the connect is recorded). */
@@ -58,7 +58,7 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
         return { kind: 'answer', status: response.status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
       }
       lastReason = 'the dev server is not answering';
-      if (Date.now() - startedAt >= TARGET_SILENT_AFTER_MS) options.targetWatch?.unreachable('the connection was refused, or nothing listens there');
+      options.targetWatch?.unreachable('the connection was refused, or nothing listens there', Date.now() - startedAt, false);
     } catch (error) {
       lastReason = error instanceof Error ? error.message : String(error);
     }

@@ -1,7 +1,9 @@
 import type { NewDaemonEvent } from '../events/index.js';
 
-/** How long nothing may answer at --target before median-dev says so (a dev server listens within a second or two; compiling comes after). */
+/** How long nothing may answer at --target before median-dev says so: when the dev server said it listens elsewhere, or none is starting. */
 export const TARGET_SILENT_AFTER_MS = 3_000;
+/** A dev server that is starting and said nothing about where it listens gets longer (a loaded machine, a big app). */
+const STARTING_SILENT_AFTER_MS = 10_000;
 
 /** A loopback URL a dev server prints when it is ready (`Local: http://localhost:3001`). */
 const PRINTED_URL = /\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])(?::\d+)?/i;
@@ -9,8 +11,11 @@ const PRINTED_URL = /\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])
 export interface TargetWatch {
   /** A line of the dev server's output: a URL it prints is named in the hint. */
   noteOutput(line: string): void;
-  /** Nothing answered at --target for TARGET_SILENT_AFTER_MS: says `target_unreachable` once until it answers. */
-  unreachable(reason: string): void;
+  /**
+   * Nothing has answered at --target for `elapsedMs`: past 3 s (10 s while a dev
+   * server starts without saying it listens elsewhere) says `target_unreachable`, once until it answers.
+   */
+  unreachable(reason: string, elapsedMs: number, isDevServerStarting: boolean): void;
   /** It answered: a later outage is said again. */
   answered(): void;
 }
@@ -28,10 +33,12 @@ export function createTargetWatch(options: { target: string; route: string; emit
       const found = PRINTED_URL.exec(line)?.[0];
       if (found) printedOrigin = new URL(found.replace('0.0.0.0', '127.0.0.1')).origin;
     },
-    unreachable(reason) {
-      if (isSaid) return;
+    unreachable(reason, elapsedMs, isDevServerStarting) {
+      const isElsewhere = printedOrigin !== undefined && printedOrigin !== options.target;
+      const after = isDevServerStarting && !isElsewhere ? STARTING_SILENT_AFTER_MS : TARGET_SILENT_AFTER_MS;
+      if (isSaid || elapsedMs < after) return;
       isSaid = true;
-      const elsewhere = printedOrigin && printedOrigin !== options.target ? ` The dev server said it listens on ${printedOrigin}.` : '';
+      const elsewhere = isElsewhere ? ` The dev server said it listens on ${printedOrigin}.` : '';
       options.emit({
         event: 'error',
         code: 'target_unreachable',

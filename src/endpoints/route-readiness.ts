@@ -7,9 +7,8 @@ export interface RouteReadinessOptions {
   /** Stops the wait early (the child exited: it will not come up). */
   isWorthWaiting(): boolean;
   signal?: AbortSignal;
-  /** Called once when the route has not answered for `silentAfterMs` (and the wait goes on). */
-  onSilent?: () => void;
-  silentAfterMs?: number;
+  /** Called after each look that got no answer, with the time waited so far (the wait goes on). */
+  onNotAnswering?: (elapsedMs: number) => void;
 }
 
 const FAST_POLL_MS = 50;
@@ -26,16 +25,12 @@ const SLOW_POLL_MS = 500;
 export async function waitForRoute(options: RouteReadinessOptions): Promise<boolean> {
   const startedAt = Date.now();
   const deadline = startedAt + options.timeoutMs;
-  let isSilentSaid = false;
   while (!options.signal?.aborted && options.isWorthWaiting()) {
     const left = deadline - Date.now();
     if (left <= 0) return false;
     // Refused or reset: the dev server is not listening yet; try again shortly.
     if (await answers(options.url, left, options.signal, 'median-dev (waiting for the dev server)')) return true;
-    if (!isSilentSaid && options.onSilent && Date.now() - startedAt >= (options.silentAfterMs ?? FAST_POLL_FOR_MS)) {
-      isSilentSaid = true;
-      options.onSilent();
-    }
+    options.onNotAnswering?.(Date.now() - startedAt);
     // A refused connection costs little on loopback: ask often while a dev server usually starts.
     const wait = Date.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
     await pause(Math.min(wait, Math.max(0, deadline - Date.now())), options.signal);
