@@ -20,6 +20,8 @@ export interface CallRow {
   verdict: CallRecord['verdict']['kind'];
   signature: CallRecord['signature'];
   warningCount: number;
+  /** Set for an approved call that failed at the route: the thread shows "<tool> did not run: <error>". */
+  didNotRun?: string;
   replayOf: string | null;
   /** Made this many times with the same outcome (a dead route opened again and again); absent when once. */
   repeats?: number;
@@ -38,6 +40,7 @@ export function rowOf(record: CallRecord): CallRow {
     verdict: record.verdict.kind,
     signature: record.signature,
     warningCount: record.verdict.warnings.length,
+    ...(record.verdict.didNotRun === undefined ? {} : { didNotRun: record.verdict.didNotRun }),
     replayOf: record.replayOf,
     ...(record.repeats === undefined ? {} : { repeats: record.repeats }),
   };

@@ -52,7 +52,8 @@ export function createRowNode(): RowNode {
       put(tool!, `${isToolCall ? (row.tool ?? '?') : `(${row.kind})`}${row.repeats !== undefined && row.repeats > 1 ? ` ×${row.repeats}` : ''}`, isToolCall ? 'tool' : 'c-gray');
       put(id!, row.toolCallId, 'c-gray mono');
       put(status!, row.status === null ? '—' : String(row.status), `c-${statusColor(row.status ?? undefined)}`);
-      put(verdict!, row.verdict, '');
+      put(verdict!, row.didNotRun === undefined ? row.verdict : 'did-not-run', '');
+      verdict!.title = row.didNotRun ?? '';
       verdictCell.className = `c-${verdictColor(row.verdict)}`;
       put(warn!, row.warningCount > 0 ? ' ⚠' : '', 'c-yellow');
       put(ms!, formatDuration(row.durationMs), `num${(row.durationMs ?? 0) >= 8000 ? ' c-yellow' : ''}`);

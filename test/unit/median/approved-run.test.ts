@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isApprovedCall, judgeApprovedRun, parseFilter, recordMatches, verdictLabel, type Verdict } from '../../../src/median/index.js';
 import { makeRecord } from '../../helpers/make-record.js';
+import { rowOf } from '../../../src/events/inspector-api.js';
+import { formatRow } from '../../../src/tui/format-row.js';
 
 const threw: Verdict = { kind: 'threw', agentSees: 'boom', warnings: [], callError: 'boom' };
 
@@ -34,5 +36,11 @@ describe('approved calls that fail: what the thread shows', () => {
     expect(recordMatches(record, parseFilter('verdict:did-not-run')!)).toBe(true);
     expect(recordMatches(record, parseFilter('verdict:threw')!)).toBe(true);
     expect(recordMatches(makeRecord({ verdict: threw }), parseFilter('verdict:did')!)).toBe(false);
+  });
+
+  it('the TUI row and the inspector row show did-not-run', () => {
+    const record = makeRecord({ verdict: judgeApprovedRun('refundOrder', { approvedBy: 'Dana' }, threw) });
+    expect(formatRow(record, 100)).toContain('did-not-run');
+    expect(rowOf(record)).toMatchObject({ verdict: 'threw', didNotRun: 'refundOrder did not run: boom' });
   });
 });
