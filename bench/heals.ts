@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { writeSection } from './benchmarks-file.js';
 import { describeMachine } from './machine.js';
 import { runTunnelHeals, type FaultKind, type HealMeasurement, type TunnelHealsResult } from './scenarios/tunnel-heals.js';
+import { runProviderHeals, type ProviderHeal } from './scenarios/provider-heals.js';
 
 export const HEALS_SECTION_HEADING = '## Heal times: the tunnel as it fails in the real world';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
@@ -41,7 +42,7 @@ const GOALS: Record<FaultKind, { what: string; goal: string; limit: number; fiel
 
 const s = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${value.toFixed(2)} s`);
 
-export function formatHealsReport(result: TunnelHealsResult, frameworks: FrameworksResult | undefined, header: string): string {
+export function formatHealsReport(result: TunnelHealsResult, frameworks: FrameworksResult | undefined, header: string, providers: readonly ProviderHeal[] = []): string {
   const lines = [header, ''];
   lines.push(
     'Each fault on a fresh `median-dev start --json` (the example route as its dev server) after its endpoint synced, against the loopback tunnel server and the Median emulator in the bench process; ' +
@@ -58,6 +59,21 @@ export function formatHealsReport(result: TunnelHealsResult, frameworks: Framewo
     lines.push(`| ${goal.what} | ${detail} | ${s(slowest)} | ${goal.goal} | ${slowest <= goal.limit ? 'met' : 'missed'} |`);
   }
   lines.push('');
+  if (providers.length > 0) {
+    lines.push(
+      'The other tunnel providers, each against its fake (a fake `cloudflared` on PATH, the real OpenSSH client and a loopback server playing localhost.run, a fake ngrok agent API): ' +
+        'a hostname change (cloudflared killed; the ssh server dropping the connection; the agent serving another URL) → the endpoint changed in place and synced at the new URL.',
+      '',
+      '| provider | runs: endpoint synced at the new URL (tunnel open) | slowest | goal | |',
+      '| --- | --- | ---: | --- | --- |',
+    );
+    for (const provider of [...new Set(providers.map((p) => p.provider))]) {
+      const runs = providers.filter((p) => p.provider === provider);
+      const slowest = Math.max(...runs.map((r) => r.syncedSeconds));
+      lines.push(`| ${provider} | ${runs.map((r) => `${s(r.syncedSeconds)} (${s(r.openSeconds)})`).join('; ')} | ${s(slowest)} | ≤ 5 s | ${slowest <= 5 ? 'met' : 'missed'} |`);
+    }
+    lines.push('');
+  }
   if (!frameworks) {
     lines.push('Hostname change with a real `next dev`: not measured here (`npm run test:frameworks` has not run on this checkout).');
     return lines.join('\n');
@@ -83,11 +99,13 @@ export async function runHealsBench(options: { root: string; isQuick: boolean; w
   const rounds = options.isQuick ? 1 : 3;
   options.log(`\n8. Heal times: dropped tunnel, server restart, silent death (${rounds} each), sleep/wake (once)`);
   const result = await runTunnelHeals({ projectDir: join(options.root, 'heals'), rounds, sleepMs: options.isQuick ? 5_000 : 20_000, log: options.log });
+  options.log('   other providers: one hostname change each against its fake');
+  const providers = await runProviderHeals({ projectDir: join(options.root, 'providers'), rounds: options.isQuick ? 1 : 3, log: options.log });
   const loadAfter = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   const header =
     `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}, ${machine.date}; ` +
     `load average (1 min) ${machine.loadAverage} at the start, ${loadAfter} at the end.`;
-  const report = formatHealsReport(result, await readFrameworksResult(), header);
+  const report = formatHealsReport(result, await readFrameworksResult(), header, providers);
   options.log(`\n${HEALS_SECTION_HEADING}\n\n${report}\n`);
   if (options.write && !options.isQuick) {
     await writeSection(BENCHMARKS_FILE, HEALS_SECTION_HEADING, report);

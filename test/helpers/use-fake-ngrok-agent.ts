@@ -22,7 +22,13 @@ export interface FakeNgrokAgent {
   close(): Promise<void>;
 }
 
-export async function useFakeNgrokAgent(shape: 'endpoints' | 'tunnels' = 'endpoints'): Promise<FakeNgrokAgent> {
+/** The same, stopped when the test ends. */
+export async function useFakeNgrokAgent(...args: Parameters<typeof startFakeNgrokAgent>): Promise<FakeNgrokAgent> {
+  return useTeardown(await startFakeNgrokAgent(...args), (h) => h.close());
+}
+
+/** Started by hand (the bench); `close()` stops it. */
+export async function startFakeNgrokAgent(shape: 'endpoints' | 'tunnels' = 'endpoints'): Promise<FakeNgrokAgent> {
   let endpoints: Array<{ url: string; upstream: string }> = [];
   const apiRequests: string[] = [];
   const api = createServer((req, res) => {
@@ -74,5 +80,5 @@ export async function useFakeNgrokAgent(shape: 'endpoints' | 'tunnels' = 'endpoi
       return closing;
     },
   };
-  return useTeardown(handle, (h) => h.close());
+  return handle;
 }

@@ -46,7 +46,13 @@ interface Tunnel {
   bindPort: number;
 }
 
-export async function useSshTunnelServer(dir: string): Promise<SshTunnelServer> {
+/** The same, stopped when the test ends. */
+export async function useSshTunnelServer(...args: Parameters<typeof startSshTunnelServer>): Promise<SshTunnelServer> {
+  return useTeardown(await startSshTunnelServer(...args), (h) => h.close());
+}
+
+/** Started by hand (the bench); `close()` stops it. */
+export async function startSshTunnelServer(dir: string): Promise<SshTunnelServer> {
   const hostKey = utils.generateKeyPairSync('ed25519');
   const tunnels = new Map<string, Tunnel>();
   const clients = new Set<ssh2.Connection>();
@@ -181,5 +187,5 @@ export async function useSshTunnelServer(dir: string): Promise<SshTunnelServer> 
       return closing;
     },
   };
-  return useTeardown(handle, (h) => h.close());
+  return handle;
 }
