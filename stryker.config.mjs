@@ -16,6 +16,7 @@ export default {
   mutate: [
     'src/config/env-file-editor.ts',
     'src/shared/secret-masker.ts',
+    'src/shared/visitor-redaction.ts',
     'src/shared/secret-spellings.ts',
     'src/shared/output-sanitiser.ts',
     'src/median/signature.ts',
