@@ -29,6 +29,14 @@ describe('the cloudflared provider', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ path: '/api/median', host: new URL(connection.url).host });
   });
 
+  it('a named tunnel: cloudflared tunnel run <name>, the URL is the hostname routed to it, ready on /ready', async () => {
+    const origin = await useOrigin();
+    const { fake, provider: cloudflared } = await provider(undefined, { namedTunnel: { name: 'dev', publicUrl: 'https://dev.example.com' } });
+    const connection = useTeardown(await cloudflared.open({ localPort: origin.port }), (c) => c.close());
+    expect(connection.url).toBe('https://dev.example.com');
+    expect(JSON.parse((await getThroughEdge(fake.edgePort, connection.url, '/x')).body)).toMatchObject({ path: '/x' });
+  });
+
   it('reads the box line when the metrics server does not answer', async () => {
     const origin = await useOrigin();
     const { provider: cloudflared } = await provider('no-metrics');

@@ -38,6 +38,15 @@ describe('attaching to a running ngrok agent', () => {
     await expect(createNgrokAgentProvider({ apiUrl: agent.apiUrl }).open({ localPort: 4141 })).rejects.toMatchObject({ code: 'ngrok_agent_unreachable' });
   });
 
+  it('an agent that stops answering (quit, or hung) is a lost tunnel', async () => {
+    const agent = await useFakeNgrokAgent();
+    agent.serve([{ url: 'https://aaa.ngrok-free.app', upstream: 'localhost:4141' }]);
+    const connection = useTeardown(await createNgrokAgentProvider({ apiUrl: agent.apiUrl, followMs: 50 }).open({ localPort: 4141 }), (c) => c.close());
+    const lost = new Promise<string>((resolve) => connection.onLost(resolve));
+    await agent.close();
+    await expect(lost).resolves.toMatch(/stopped answering \(ngrok_agent_unreachable\)/);
+  });
+
   it('follows the agent: a new URL for the proxy is a hostname change', async () => {
     const agent = await useFakeNgrokAgent();
     const proxy = await useHttpServer((_req, res) => res.end('{}'));
