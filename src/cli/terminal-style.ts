@@ -1,4 +1,5 @@
 import type { VerdictKind, SignatureStatus } from '../median/index.js';
+import { verdictColor } from '../presentation/index.js';
 
 /** ANSI styling that turns itself off (NO_COLOR, not a TTY). */
 export interface Style {
@@ -27,24 +28,9 @@ export function createStyle(enabled: boolean): Style {
   };
 }
 
-/** `label`: what to print in the kind's colour (a failed approved call shows `did-not-run`). */
+/** `label`: what to print in the kind's colour (a failed approved call shows `did-not-run`); the colour is every screen's (src/presentation). */
 export function styleVerdict(style: Style, kind: VerdictKind, label: string = kind): string {
-  switch (kind) {
-    case 'answered':
-      return style.green(label);
-    case 'refused':
-    case 'unknown-outcome':
-      return style.yellow(label);
-    case 'threw':
-    case 'invalid-input':
-      return style.magenta(label);
-    case 'not-answering':
-      return style.red(label);
-    default: {
-      const never: never = kind;
-      return never;
-    }
-  }
+  return styleColoured(style, [{ text: label, fg: verdictColor(kind) }]);
 }
 
 export function styleSignature(style: Style, signature: SignatureStatus): string {

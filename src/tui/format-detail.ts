@@ -1,5 +1,5 @@
 import { signatureAge, verdictLabel, type CallRecord } from '../median/index.js';
-import { formatClock, formatDuration, statusColor, verdictColor } from './format-row.js';
+import { formatClock, formatDuration, statusColor, verdictColor } from '../presentation/index.js';
 import { plainText, seg, wrapText, type StyledLine } from './styled-text.js';
 
 /** The detail pane never holds more lines than this (`median-dev show` has the rest). */

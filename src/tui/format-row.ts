@@ -1,7 +1,7 @@
-import type { CallRecord, SignatureStatus, VerdictKind } from '../median/index.js';
-// Deep, so the browser inspector's bundle that reuses this file stays free of Node modules.
-import { verdictLabel } from '../median/approved-run.js';
-import { fit, fitLine, plainText, seg, type Color, type Segment, type StyledLine } from './styled-text.js';
+import type { CallRecord, SignatureStatus } from '../median/index.js';
+import { verdictLabel } from '../median/index.js';
+import { formatClock, formatDuration, isSlowCall, repeatMark, signatureMark as signatureMarkOf, statusColor, toolText, verdictColor } from '../presentation/index.js';
+import { fit, fitLine, plainText, seg, type Segment, type StyledLine } from './styled-text.js';
 
 /** Fixed columns: time 8, status 4, verdict 15, ms 7, signature 1, replay 1, and the gaps. */
 const FIXED_WIDTH = 8 + 1 + 1 + 4 + 1 + 15 + 1 + 7 + 1 + 1 + 1 + 1;
@@ -23,54 +23,9 @@ export function rowColumns(width: number): { tool: number; callId: number } {
   return { tool: Math.min(48, rest - callId - 1), callId };
 }
 
-export function verdictColor(kind: VerdictKind): Color {
-  switch (kind) {
-    case 'answered':
-      return 'green';
-    case 'refused':
-    case 'unknown-outcome':
-      return 'yellow';
-    case 'threw':
-    case 'invalid-input':
-      return 'magenta';
-    case 'not-answering':
-      return 'red';
-    default: {
-      const never: never = kind;
-      return never;
-    }
-  }
-}
-
-export function statusColor(status: number | undefined): Color {
-  if (status === undefined) return 'red';
-  if (status < 300) return 'green';
-  if (status < 500) return 'yellow';
-  return 'red';
-}
-
 export function signatureMark(signature: SignatureStatus): Segment {
-  if (signature === 'valid') return seg('✓', 'green');
-  if (signature === 'unchecked') return seg('·', 'gray');
-  return seg('✗', 'red');
-}
-
-/** `HH:MM:SS` in local time. */
-export function formatClock(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '--:--:--';
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
-}
-
-export function formatDuration(ms: number | null): string {
-  if (ms === null) return '—';
-  return ms < 100_000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 1000)}s`;
-}
-
-/** ` ×N` for a record made N times with the same outcome (a dead route opened again and again), else nothing. */
-export function repeatMark(record: Pick<CallRecord, 'repeats'>): string {
-  return record.repeats !== undefined && record.repeats > 1 ? ` ×${record.repeats}` : '';
+  const mark = signatureMarkOf(signature);
+  return seg(mark.text, mark.color);
 }
 
 /** One list row, exactly `width` columns: time, tool, [call id], status, verdict, ms, ✓/✗, ↻. */
@@ -78,11 +33,11 @@ export function formatRowSegments(record: CallRecord, width: number): StyledLine
   const columns = rowColumns(width);
   const status = record.response?.status;
   const isToolCall = record.kind === 'tool-call';
-  const toolText = `${isToolCall ? (record.tool ?? '?') : `(${record.kind})`}${repeatMark(record)}`;
+  const tool = `${toolText(record)}${repeatMark(record)}`;
   const line: StyledLine = [
     seg(fit(formatClock(record.receivedAt), 8), 'gray'),
     seg(' '),
-    seg(fit(toolText, columns.tool), isToolCall ? undefined : 'gray', { bold: isToolCall }),
+    seg(fit(tool, columns.tool), isToolCall ? undefined : 'gray', { bold: isToolCall }),
     seg(' '),
   ];
   if (columns.callId > 0) line.push(seg(fit(record.toolCallId, columns.callId), 'gray'), seg(' '));
@@ -91,7 +46,7 @@ export function formatRowSegments(record: CallRecord, width: number): StyledLine
     seg(' '),
     seg(fit(verdictLabel(record.verdict), VERDICT_WIDTH), verdictColor(record.verdict.kind)),
     seg(' '),
-    seg(fit(formatDuration(record.durationMs), MS_WIDTH, 'right'), (record.durationMs ?? 0) >= 8000 ? 'yellow' : undefined),
+    seg(fit(formatDuration(record.durationMs), MS_WIDTH, 'right'), isSlowCall(record.durationMs) ? 'yellow' : undefined),
     seg(' '),
     signatureMark(record.signature),
     seg(' '),

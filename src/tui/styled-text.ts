@@ -1,10 +1,12 @@
+import type { Color } from '../presentation/index.js';
+
 /**
  * Text with colour, as plain data. The view model builds lines of segments;
  * only the blessed adapter (screen.ts) turns them into terminal attributes.
  * Every character counts as one column (tool names, ids and our marks are
  * all single-width).
  */
-export type Color = 'green' | 'yellow' | 'red' | 'magenta' | 'cyan' | 'blue' | 'gray' | 'white';
+export type { Color };
 
 export interface Segment {
   text: string;

@@ -1,7 +1,7 @@
 import type { CallRecord, RecordedMessage } from '../../median/call-record.js';
 import { MEDIAN_CALL_LIMITS } from '../../median/verdict-types.js';
 import { verdictLabel } from '../../median/approved-run.js';
-import { formatDuration, verdictColor } from '../../tui/format-row.js';
+import { formatDuration, verdictColor } from '../../presentation/index.js';
 import { el, replaceChildren } from '../dom.js';
 import type { Controller } from '../controller.js';
 import type { InspectorState } from '../state.js';

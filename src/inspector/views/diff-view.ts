@@ -1,5 +1,5 @@
 import { diffResponses } from '../../median/response-diff.js';
-import { verdictColor } from '../../tui/format-row.js';
+import { verdictColor } from '../../presentation/index.js';
 import { el } from '../dom.js';
 import type { Controller } from '../controller.js';
 import { sideBySide } from '../side-by-side.js';

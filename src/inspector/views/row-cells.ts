@@ -1,5 +1,5 @@
 import type { CallRow } from '../../events/inspector-api.js';
-import { formatClock, formatDuration, statusColor, verdictColor } from '../../tui/format-row.js';
+import { formatClock, formatDuration, isSlowCall, repeatMark, signatureMark, statusColor, toolText, verdictColor } from '../../presentation/index.js';
 import { el, setText } from '../dom.js';
 
 /** The TUI's columns and colours: time, tool, call id, HTTP, verdict, ms, signature, replay. */
@@ -43,21 +43,21 @@ export function createRowNode(): RowNode {
         return;
       }
       const isToolCall = row.kind === 'tool-call';
-      const sig = row.signature === 'valid' ? ['✓', 'green'] : row.signature === 'unchecked' ? ['·', 'gray'] : ['✗', 'red'];
+      const sig = signatureMark(row.signature);
       element.className = `row${isSelected ? ' selected' : ''}`;
       element.dataset.id = row.id;
       element.dataset.verdict = row.verdict;
       put(time!, formatClock(row.receivedAt), 'c-gray');
       // ×N: made again with the same outcome (a dead route opened again and again).
-      put(tool!, `${isToolCall ? (row.tool ?? '?') : `(${row.kind})`}${row.repeats !== undefined && row.repeats > 1 ? ` ×${row.repeats}` : ''}`, isToolCall ? 'tool' : 'c-gray');
+      put(tool!, `${toolText(row)}${repeatMark(row)}`, isToolCall ? 'tool' : 'c-gray');
       put(id!, row.toolCallId, 'c-gray mono');
       put(status!, row.status === null ? '—' : String(row.status), `c-${statusColor(row.status ?? undefined)}`);
       put(verdict!, row.didNotRun === undefined ? row.verdict : 'did-not-run', '');
       verdict!.title = row.didNotRun ?? '';
       verdictCell.className = `c-${verdictColor(row.verdict)}`;
       put(warn!, row.warningCount > 0 ? ' ⚠' : '', 'c-yellow');
-      put(ms!, formatDuration(row.durationMs), `num${(row.durationMs ?? 0) >= 8000 ? ' c-yellow' : ''}`);
-      put(signature!, sig[0]!, `c-${sig[1]}`);
+      put(ms!, formatDuration(row.durationMs), `num${isSlowCall(row.durationMs) ? ' c-yellow' : ''}`);
+      put(signature!, sig.text, `c-${sig.color}`);
       signature!.title = row.signature;
       put(replay!, row.replayOf ? '↻' : '', 'c-cyan');
       replay!.title = row.replayOf ? `replay of ${row.replayOf}` : '';

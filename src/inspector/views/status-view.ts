@@ -1,6 +1,6 @@
 import { isDevServerLocalOnly } from '../../events/daemon-events.js';
 import type { InspectorStatus, TimelineEntry } from '../../events/inspector-api.js';
-import { formatDuration } from '../../tui/format-row.js';
+import { formatDuration } from '../../presentation/index.js';
 import { el } from '../dom.js';
 import type { InspectorState } from '../state.js';
 import { endpointColor } from './header-view.js';

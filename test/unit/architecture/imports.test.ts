@@ -13,19 +13,19 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  */
 const LAYERS: ReadonlyArray<{ name: string; areas: readonly string[]; mayImport: readonly string[] }> = [
   { name: 'cli', areas: ['cli'], mayImport: ['daemon', 'parts', 'core', 'base'] },
-  /** The browser inspector's page: a program of its own (bundled by Vite), reusing pure parts. */
-  { name: 'page', areas: ['inspector'], mayImport: ['parts', 'core', 'base'] },
+  /** The browser inspector's page: a program of its own (bundled by Vite); like a part, it sees core and base only. */
+  { name: 'page', areas: ['inspector'], mayImport: ['core', 'base'] },
   { name: 'daemon', areas: ['daemon'], mayImport: ['parts', 'core', 'base'] },
   {
     name: 'parts',
     areas: ['proxy', 'recorder', 'tunnel', 'tunnel-server', 'endpoints', 'emulator', 'control', 'tui', 'replay', 'watch', 'child', 'inspector-server', 'saved-calls'],
     mayImport: ['core', 'base'],
   },
-  { name: 'core', areas: ['events', 'median', 'config'], mayImport: ['base'] },
+  { name: 'core', areas: ['events', 'median', 'config', 'presentation'], mayImport: ['base'] },
   { name: 'base', areas: ['shared', 'platform'], mayImport: [] },
 ];
-/** Inside the core layer: events may use median's types; median and config stand alone. */
-const CORE_ORDER: Readonly<Record<string, readonly string[]>> = { events: ['median'], median: [], config: [] };
+/** Inside the core layer: events and presentation may use median's types; median and config stand alone. */
+const CORE_ORDER: Readonly<Record<string, readonly string[]>> = { events: ['median'], presentation: ['median'], median: [], config: [] };
 
 function layerOf(area: string) {
   return LAYERS.find((layer) => layer.areas.includes(area));
@@ -83,9 +83,18 @@ describe('the checks themselves', () => {
     ['a core file importing a part', { 'src/median/a.ts': ['src/proxy/b.ts'], 'src/proxy/b.ts': [] }],
     ['shared importing median', { 'src/shared/a.ts': ['src/median/b.ts'], 'src/median/b.ts': [] }],
     ['a part importing the daemon', { 'src/tui/a.ts': ['src/daemon/b.ts'], 'src/daemon/b.ts': [] }],
+    ['the inspector page importing a part', { 'src/inspector/views/a.ts': ['src/tui/b.ts'], 'src/tui/b.ts': [] }],
+    ['the inspector page importing the daemon', { 'src/inspector/a.ts': ['src/daemon/b.ts'], 'src/daemon/b.ts': [] }],
+    ['a part importing the inspector page', { 'src/tui/a.ts': ['src/inspector/b.ts'], 'src/inspector/b.ts': [] }],
+    ['presentation importing a part', { 'src/presentation/a.ts': ['src/tui/b.ts'], 'src/tui/b.ts': [] }],
     ['a folder in no layer', { 'src/stuff/a.ts': [] }],
   ])('catches %s', (_name, imports) => {
     expect(layerViolations(graphOf(imports))).toHaveLength(1);
+  });
+
+  it('lets every part, the page and the CLI use presentation, and presentation use median', () => {
+    const imports = { 'src/tui/a.ts': ['src/presentation/p.ts'], 'src/inspector/a.ts': ['src/presentation/p.ts'], 'src/cli/a.ts': ['src/presentation/p.ts'], 'src/presentation/p.ts': ['src/median/m.ts'], 'src/median/m.ts': [] };
+    expect(layerViolations(graphOf(imports))).toEqual([]);
   });
 
   it('allows the daemon to import parts and parts to import core and base', () => {
