@@ -36,7 +36,7 @@ async function readFrameworksResult(): Promise<FrameworksResult | undefined> {
 const GOALS: Record<FaultKind, { what: string; goal: string; limit: number; field: 'syncedSeconds' | 'downSeconds' }> = {
   dropped: { what: 'dropped tunnel (the server drops and forgets the client; same name again): drop → endpoint synced', goal: '≤ 5 s', limit: 5, field: 'syncedSeconds' },
   'server-restart': { what: 'tunnel server restart (a new one on the same port at once): kill → endpoint synced', goal: '≤ 5 s', limit: 5, field: 'syncedSeconds' },
-  'silent-death': { what: 'silent death (sockets open, nothing forwarded): wedge → tunnel down (reopening starts)', goal: '≤ 10 s', limit: 10, field: 'downSeconds' },
+  'silent-death': { what: 'silent death (sockets open, nothing forwarded): wedge → tunnel down (reopening starts)', goal: '≤ 30 s', limit: 30, field: 'downSeconds' },
   'sleep-wake': { what: 'sleep/wake (daemon and dev server SIGSTOPped, the server forgets the tunnel): SIGCONT → endpoint synced', goal: '≤ 3 s', limit: 3, field: 'syncedSeconds' },
 };
 

@@ -27,21 +27,21 @@ async function expectCallAnswered(world: E2eWorld, cli: SpawnedCli, toolsUrl: st
 const isPosix = process.platform !== 'win32';
 
 describe('median-dev start: a tunnel that dies silently', () => {
-  it('the server stops forwarding: down within 10 s (probe-failed), reopened under the same URL, synced, calls answered', async () => {
+  it('the server stops forwarding: down within 30 s (probe-failed), reopened under the same URL, synced, calls answered', async () => {
     const world = await useE2eWorld();
     const { cli, toolsUrl, name } = await startProbed(world);
     const mark = cli.events().length;
     const wedgedAt = Date.now();
     world.tunnelServer.setForwarding(name, false);
 
-    const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 15_000);
+    const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 35_000);
     expect(down.reason).toEqual(expect.stringMatching(/^probe-failed/));
-    expect(Date.parse(down.at as string) - wedgedAt).toBeLessThan(10_000);
+    expect(Date.parse(down.at as string) - wedgedAt).toBeLessThan(30_000);
     await waitForEventAfter(cli, mark, 'tunnel', { state: 'open', url: new URL(toolsUrl).origin }, 10_000);
     await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced', url: toolsUrl }, 10_000);
     await expectCallAnswered(world, cli, toolsUrl);
     expect(childPids(cli)).toHaveLength(1);
-  }, 45_000);
+  }, 75_000);
 
   it.skipIf(!isPosix)(
     'sleep and wake: daemon and dev server stopped while the server forgets the tunnel; synced ≤ 3 s after SIGCONT, same dev server',
@@ -67,7 +67,7 @@ describe('median-dev start: a tunnel that dies silently', () => {
       // Meanwhile the tunnel server forgets us; our sockets stay open and nothing tells the daemon.
       world.tunnelServer.forgetClientKeepingSockets(name);
       // A fixed window on purpose: no event can mark it, as both processes are stopped and the daemon sees the
-      // gap only once it runs again. The lid stays closed just over the 5 s gap between two ticks of its 1 s
+      // gap only once it runs again. The lid stays closed just over the 5 s gap between two ticks of its 2 s
       // clock that the daemon takes for a sleep (startTunnel's wakeJumpMs), with 1 s for the signals.
       await new Promise((resolve) => setTimeout(resolve, 6_000));
       process.kill(childPid!, 'SIGCONT');

@@ -51,7 +51,7 @@ describe('median-dev start with other tunnel providers', () => {
     const frozen = (await pidsIn(fake.pidFile)).at(-1)!;
     process.kill(frozen, 'SIGSTOP');
     try {
-      const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 20_000);
+      const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 35_000); // silent death: noticed within 30 s
       expect(down.reason).toMatch(/^probe-failed/);
       await expectHealedTo(cli, mark, synced.id as string);
     } finally {

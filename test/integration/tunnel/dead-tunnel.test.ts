@@ -10,7 +10,7 @@ import { requestVia, tunnelHost, tunnelServerProbe, useTunnelServer } from '../.
  * A tunnel that dies silently: the server keeps our sockets open but no
  * longer passes requests down them (a laptop that slept, a NAT that forgot the
  * flow, a wedged server). Only the probe can tell; these use startTunnel's
- * default probe timing, the goal being: noticed and reopening within 10 s.
+ * default probe timing, the goal being: noticed and reopening within 30 s.
  */
 const INSTANCE = 'inst-dead-1';
 
@@ -45,7 +45,7 @@ async function useDyingTunnel(server: TunnelServer, localPort: number, name: str
 }
 
 describe('dead-tunnel detection', () => {
-  it('a wedged tunnel (sockets open, nothing forwarded, requests hang) is down within 10 s and back under its own name', async () => {
+  it('a wedged tunnel (sockets open, nothing forwarded, requests hang) is down within 30 s and back under its own name', async () => {
     const server = await useTunnelServer();
     const app = await useMarkedApp();
     const { events } = await useDyingTunnel(server, app.port, 'wedged-one');
@@ -53,15 +53,15 @@ describe('dead-tunnel detection', () => {
 
     const wedgedAt = Date.now();
     server.setForwarding('wedged-one', false);
-    await vi.waitFor(() => expect(events.some((e) => e.type === 'down')).toBe(true), { timeout: 12_000, interval: 50 });
+    await vi.waitFor(() => expect(events.some((e) => e.type === 'down')).toBe(true), { timeout: 33_000, interval: 50 });
     const down = events.find((e) => e.type === 'down')!;
     expect(down).toMatchObject({ reason: 'probe-failed', message: expect.stringMatching(/no answer/) });
-    expect(down.at - wedgedAt).toBeLessThan(10_000);
+    expect(down.at - wedgedAt).toBeLessThan(30_000);
 
     await vi.waitFor(() => expect(events.filter((e) => e.type === 'opened')).toHaveLength(2), { timeout: 8_000, interval: 50 });
     expect(events.at(-1)).toMatchObject({ type: 'opened', url: 'https://wedged-one.lt.median.test', isHostnameChange: false });
     expect((await requestVia(server, tunnelHost(server, 'wedged-one'), { path: '/again' })).body).toBe('app:/again');
-  }, 30_000);
+  }, 60_000);
 
   it('a front proxy answering 502 for a client the server forgot (our sockets still open) is a miss: down, then reopened', async () => {
     const server = await useTunnelServer();
