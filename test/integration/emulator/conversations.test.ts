@@ -113,7 +113,7 @@ describe('the key-rotation recipe over the emulator’s HTTP API', () => {
     await api(`${emulator.url}/v1/emulator/keys/revoke`, fresh, 'POST', { key: emulator.key });
     const deployed = useTeardown(await startToolRouteServer({ port: 0, key: fresh, apiUrl: emulator.url, tools: createDemoTools() }), (r) => r.close());
     const changed = await clientWithKey(fresh).changeEndpoint(endpoint.id, deployed.url);
-    expect(changed).toMatchObject({ status: 'failed', error: "The endpoint refused the signature. Open the route once to reconnect it with that deployment's MEDIAN_KEY." });
+    expect(changed).toMatchObject({ status: 'failed', error: "The endpoint refused the signature. Open the route once to reconnect it with that deployment’s MEDIAN_KEY." });
     const refused = await emulator.callTool({ tool: 'orderStatus', input: { orderNumber: 'A1' } });
     expect(refused.status).toBe(401);
     expect(refused.verdict.callError).toContain('invalid_signature');
