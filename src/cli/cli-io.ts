@@ -17,6 +17,8 @@ export interface CliIo {
    * unsubscribe function. Only main.ts installs real signal handlers.
    */
   onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
+  /** Runs `handler` (synchronously) if the process is about to die of an uncaught error: a daemon stops its dev server there. */
+  onCrash?(handler: () => void): () => void;
   /** This process's id (written to control.json). */
   pid: number;
   /** Ends the process at once (a second Ctrl-C). Only main.ts really exits. */

@@ -46,9 +46,12 @@ export async function runDaemonInForeground(
     }
     void daemon.close();
   });
+  // A daemon that dies of a bug still stops its dev server (no orphan left holding the port).
+  const unsubscribeCrash = io.onCrash?.(() => daemon.killNow());
   try {
     await daemon.closed;
   } finally {
+    unsubscribeCrash?.();
     unsubscribe();
     detachTui?.();
   }

@@ -2,12 +2,13 @@ import type { CallRecord } from '../median/index.js';
 import { signatureAge, verdictLabel } from '../median/index.js';
 import { safeJson, safeLine, safeStrings, safeText } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
+import { parseBoundedJson } from '../shared/safe-json.js';
 
 /** A JSON body pretty-printed (escapes are JSON's), any other body with its line breaks kept and controls escaped. */
 function prettyBody(body: string): string {
   if (body === '') return '(empty)';
   try {
-    return safeJson(JSON.parse(body), 2);
+    return safeJson(parseBoundedJson(body), 2);
   } catch {
     return safeText(body);
   }
@@ -53,7 +54,7 @@ export function formatRecord(raw: CallRecord, style: Style): string {
 
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.request.body);
+    parsed = parseBoundedJson(raw.request.body);
   } catch {
     parsed = undefined;
   }

@@ -6,6 +6,8 @@ import type { CliIo } from './cli-io.js';
 
 /** The handlers long-running commands subscribed with `onSignal`. */
 const signalHandlers = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
+/** What must happen before the process dies of an uncaught error (the daemon kills its dev server). */
+const crashHandlers = new Set<() => void>();
 
 const io: CliIo = {
   stdout: process.stdout,
@@ -18,6 +20,10 @@ const io: CliIo = {
   pid: process.pid,
   exit(code) {
     process.exit(code);
+  },
+  onCrash(handler) {
+    crashHandlers.add(handler);
+    return () => crashHandlers.delete(handler);
   },
   onSignal(handler) {
     signalHandlers.add(handler);
@@ -51,6 +57,20 @@ function onOutputError(error: NodeJS.ErrnoException): void {
   process.exitCode = 0;
   for (const handler of [...signalHandlers]) handler('SIGTERM');
 }
+/** An uncaught error is a bug: said with its stack, the crash handlers run (the dev server is stopped), exit 1. */
+function onCrash(error: unknown): void {
+  process.stderr.write(`median-dev: crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n  → This is a bug in median-dev; please report it.\n`);
+  for (const handler of [...crashHandlers]) {
+    try {
+      handler();
+    } catch {
+      // dying anyway: the next handler still runs
+    }
+  }
+  process.exit(1);
+}
+process.on('uncaughtException', onCrash);
+process.on('unhandledRejection', onCrash);
 process.stdout.on('error', onOutputError);
 process.stderr.on('error', onOutputError);
 

@@ -2,6 +2,7 @@ import type { CallRecord } from '../median/call-record.js';
 import { checkInputAgainstSchema } from '../median/input-schema.js';
 import type { CallPage, CallRow, InspectorStatus, ReplayAnswer, ToolsAnswer } from '../events/inspector-api.js';
 import { MAX_CACHED_ROWS, inputOf, type InspectorState, type ListState, type ReplayState } from './state.js';
+import { stringifySafely } from '../shared/safe-json.js';
 
 type ApiError = { code: string; message: string };
 
@@ -76,7 +77,7 @@ export function reduce(state: InspectorState, action: InspectorAction): Inspecto
     case 'replay-opened': {
       const replay: ReplayState = {
         record: action.record,
-        draft: JSON.stringify(inputOf(action.record), null, 2),
+        draft: stringifySafely(inputOf(action.record), 2, '{}'),
         isNewId: action.isNewId ?? false,
         atOffsetMs: 0,
         problem: null,

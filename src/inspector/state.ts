@@ -1,5 +1,6 @@
 import type { CallRecord } from '../median/call-record.js';
 import type { CallRow, InspectorStatus, ReplayAnswer, ToolsAnswer } from '../events/inspector-api.js';
+import { parseBoundedJson } from '../shared/safe-json.js';
 
 /**
  * Everything the page shows, in one value. Views draw it; only the reducer
@@ -118,7 +119,7 @@ export function needsConfirmation(risk: string | null | undefined): boolean {
 /** The tool input of a recorded tool call (parsed from its body), or {}. */
 export function inputOf(record: CallRecord): unknown {
   try {
-    const body = JSON.parse(record.request.body) as { input?: unknown };
+    const body = parseBoundedJson(record.request.body) as { input?: unknown };
     return body.input ?? {};
   } catch {
     return {};

@@ -1,4 +1,5 @@
 import type { CallRecord } from './call-record.js';
+import { parseBoundedJson, stringifySafely } from '../shared/safe-json.js';
 
 export interface DiffLine {
   op: ' ' | '-' | '+';
@@ -20,7 +21,7 @@ function prettyLines(body: string | undefined): string[] {
   if (body === undefined) return ['(no answer)'];
   let text = body;
   try {
-    text = JSON.stringify(JSON.parse(body), null, 2);
+    text = stringifySafely(parseBoundedJson(body), 2);
   } catch {
     /* Not JSON: compare the raw text. */
   }

@@ -5,6 +5,7 @@
 import { checkManifest, type ManifestProblem } from './manifest-rules.js';
 import { ROUTE_MESSAGES, SYNC_MESSAGES } from './messages.js';
 import { RISKS, type ConnectAnswer, type Manifest, type RequestKind, type Risk, type ToolCall, type Visitor } from './protocol.js';
+import { parseBoundedJson } from '../shared/safe-json.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -41,7 +42,7 @@ export function bodyByteLength(body: Uint8Array | string): number {
 /** JSON.parse that reports instead of throwing. */
 export function parseJsonBody(body: Uint8Array | string): { ok: true; value: unknown } | { ok: false } {
   try {
-    return { ok: true, value: JSON.parse(bodyText(body)) as unknown };
+    return { ok: true, value: parseBoundedJson(bodyText(body)) };
   } catch {
     // Not JSON (or unreadable): the caller decides what that means.
     return { ok: false };

@@ -1,5 +1,6 @@
 import type { CallRecord } from '../median/index.js';
 import { SIGNATURE_HEADER, signatureAge } from '../median/index.js';
+import { parseBoundedJson, stringifySafely } from '../shared/safe-json.js';
 
 /** How a replay differed from the call it repeats, and what came of it (`show <toolCallId>`). */
 export interface ReplaySummary {
@@ -21,7 +22,7 @@ const OFFSET_NOTICED_MS = 10_000;
 
 function inputOf(record: CallRecord): string | undefined {
   try {
-    return JSON.stringify((JSON.parse(record.request.body) as { input?: unknown }).input);
+    return stringifySafely((parseBoundedJson(record.request.body) as { input?: unknown }).input);
   } catch {
     return undefined; // not JSON: no input to compare
   }

@@ -1,5 +1,6 @@
 import { INVISIBLE_CLASS, JOINER_AFTER_ASCII } from './invisible-characters.js';
 import { mapStrings } from './map-strings.js';
+import { stringifySafely } from './safe-json.js';
 
 /**
  * The one output sanitiser: text that came from outside (a request through
@@ -59,8 +60,7 @@ export function safeLine(text: string): string {
  * same value as `JSON.parse(JSON.stringify(value))`.
  */
 export function safeJson(value: unknown, space?: number): string {
-  const json = JSON.stringify(value, null, space);
-  return json === undefined ? 'null' : escapeJsonControls(json);
+  return escapeJsonControls(stringifySafely(value, space));
 }
 
 /** JSON text (from JSON.stringify) with the characters it leaves raw that a terminal acts on written as JSON escapes. */

@@ -1,6 +1,7 @@
 import { signatureAge, verdictLabel, type CallRecord } from '../median/index.js';
 import { formatClock, formatDuration, statusColor, verdictColor } from '../presentation/index.js';
 import { plainText, seg, wrapText, type StyledLine } from './styled-text.js';
+import { parseBoundedJson, stringifySafely } from '../shared/safe-json.js';
 
 /** The detail pane never holds more lines than this (`median-dev show` has the rest). */
 export const MAX_DETAIL_LINES = 3000;
@@ -8,7 +9,7 @@ export const MAX_DETAIL_LINES = 3000;
 function pretty(text: string): string {
   if (text === '') return '(empty)';
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return stringifySafely(parseBoundedJson(text), 2);
   } catch {
     return text;
   }
@@ -16,7 +17,7 @@ function pretty(text: string): string {
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch {
     return undefined;
   }
@@ -50,7 +51,7 @@ export function callPartsOf(record: CallRecord): { input?: unknown; context?: un
 /** The text `e` opens in the editor: the call's input as pretty JSON. */
 export function editableInputOf(record: CallRecord): string | undefined {
   const { input } = callPartsOf(record);
-  return input === undefined ? undefined : `${JSON.stringify(input, null, 2)}\n`;
+  return input === undefined ? undefined : `${stringifySafely(input, 2)}\n`;
 }
 
 function section(title: string): StyledLine {
@@ -98,11 +99,11 @@ export function formatDetailLines(record: CallRecord, width?: number): StyledLin
   const { input, context } = callPartsOf(record);
   if (input !== undefined) {
     lines.push(section('Input'));
-    text(JSON.stringify(input, null, 2));
+    text(stringifySafely(input, 2));
   }
   if (context !== undefined) {
     lines.push(section('Context'));
-    text(JSON.stringify(context, null, 2));
+    text(stringifySafely(context, 2));
   }
   lines.push(section(record.response ? `Response HTTP ${record.response.status}` : 'Response'));
   if (record.response) {

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { CallRecord } from '../median/index.js';
 import { editableInputOf } from './format-detail.js';
-import { renderFrame } from './render-frame.js';
+import { renderFrame, type Frame } from './render-frame.js';
+import { seg } from './styled-text.js';
 import { createTerminalScreen, type TerminalScreen } from './screen.js';
 import { osc52, restoreTerminal } from './terminal-restore.js';
 import type { TuiAction, TuiEffect } from './tui-actions.js';
@@ -78,7 +79,13 @@ export function startTui(options: TuiOptions): Tui {
     if (isClosed || isSuspended || !isDirty) return;
     isDirty = false;
     lastDraw = now();
-    screen.draw(renderFrame(state));
+    // A view crash boundary: a frame that cannot be built (a bug, data no view expected) is said on screen;
+    // the TUI, and the daemon it runs in, keep going.
+    try {
+      screen.draw(renderFrame(state));
+    } catch (error) {
+      screen.draw(failedFrame(state, error));
+    }
   };
 
   const requestDraw = (): void => {
@@ -149,7 +156,15 @@ export function startTui(options: TuiOptions): Tui {
 
   function dispatch(action: TuiAction): void {
     if (isClosed) return;
-    const result = reduce(state, action);
+    let result: ReturnType<typeof reduce>;
+    try {
+      result = reduce(state, action);
+    } catch (error) {
+      // The same boundary for the view model: this action is dropped, said on screen, the TUI goes on.
+      if (action.type === 'flash') return;
+      dispatch({ type: 'flash', level: 'error', text: `The screen could not take that in (${error instanceof Error ? error.message : String(error)}); the daemon keeps running.` });
+      return;
+    }
     if (result.state !== state) {
       state = result.state;
       requestDraw();
@@ -194,4 +209,11 @@ export function startTui(options: TuiOptions): Tui {
     },
     close,
   };
+}
+
+/** What is drawn when the real frame could not be built: one line saying so; q still quits. */
+function failedFrame(state: TuiState, error: unknown): Frame {
+  const message = error instanceof Error ? error.message : String(error);
+  const text = `median-dev: the screen could not be drawn (${message.slice(0, 200)}). The daemon keeps running; q quits, \`median-dev calls\` lists the calls.`;
+  return { width: state.width, height: state.height, panels: [{ name: 'list', top: 0, height: state.height, hasBorder: false, isFocused: true, lines: [[seg(text, 'red')]] }], overlay: null };
 }

@@ -6,6 +6,7 @@ import { el, replaceChildren } from '../dom.js';
 import type { Controller } from '../controller.js';
 import type { InspectorState } from '../state.js';
 import { bodyView, foldedText } from './json-view.js';
+import { parseBoundedJson } from '../../shared/safe-json.js';
 
 const section = (title: string, ...children: (Node | string | null)[]) => el('section', { class: 'card' }, el('h3', {}, title), ...children);
 const field = (name: string, value: Node | string) => el('div', { class: 'field' }, el('span', { class: 'name' }, name), typeof value === 'string' ? el('span', {}, value) : value);
@@ -51,7 +52,7 @@ function limitsOf(message: RecordedMessage, isResponse: boolean): HTMLElement[] 
 function contextView(record: CallRecord): HTMLElement | null {
   let context: Record<string, unknown> | undefined;
   try {
-    context = (JSON.parse(record.request.body) as { context?: Record<string, unknown> }).context;
+    context = (parseBoundedJson(record.request.body) as { context?: Record<string, unknown> }).context;
   } catch {
     return null;
   }

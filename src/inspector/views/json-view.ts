@@ -1,4 +1,5 @@
 import { el, setText } from '../dom.js';
+import { parseBoundedJson } from '../../shared/safe-json.js';
 
 /** Strings longer than this are folded, with a button that shows the rest. */
 export const FOLD_AT = 300;
@@ -44,7 +45,7 @@ export function jsonTree(value: unknown, openDepth = 3, depth = 0): HTMLElement 
 export function bodyView(body: string): HTMLElement {
   if (body === '') return el('span', { class: 'c-gray' }, '(empty)');
   try {
-    return el('div', { class: 'json' }, jsonTree(JSON.parse(body)));
+    return el('div', { class: 'json' }, jsonTree(parseBoundedJson(body)));
   } catch {
     return el('pre', { class: 'text' }, foldedText(body));
   }
