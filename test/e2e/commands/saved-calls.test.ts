@@ -7,6 +7,7 @@ import { spawnCli } from '../../helpers/cli-harness.js';
 import { EXAMPLE_ROUTE, freePort, useTempDir } from '../../helpers/e2e-world.js';
 import { checkJunitShape } from '../../helpers/junit-shape.js';
 import { KEY } from '../../helpers/make-record.js';
+import { useDemo } from '../../helpers/use-demo.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
 const DIST_EXAMPLES = pathToFileURL(join(EXAMPLE_ROUTE, '..')).href;
@@ -110,6 +111,22 @@ describe('saved calls as regression tests (calls save, test)', () => {
     const again = await run(['test', '--target', target, '--json', '--', process.execPath, 'changed-route.mjs'], project, env);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ passed: 3, failed: 0, updated: 0 });
+  });
+
+  it('saves a call the demo’s agent made (through tunnel and daemon) and passes it against the demo’s route', { timeout: 90_000 }, async () => {
+    const demo = await useDemo();
+    const call = await demo.cli.waitForEvent((e) => e.event === 'call' && e.tool === 'orderStatus' && e.verdict === 'answered', 60_000);
+    // From a second terminal, as the demo prints: the demo's data dir and env file.
+    const flags = ['--data-dir', demo.dataDir, '--env', join(demo.dataDir, 'demo.env')];
+    const project = join(demo.dataDir, 'my-shop');
+    const save = await run(['calls', 'save', String(call.toolCallId), '--as', 'demo-order', ...flags], project);
+    expect(save.code, save.stderr).toBe(0);
+    const saved = JSON.parse(await readFile(join(project, 'median-calls', 'demo-order.json'), 'utf8')) as { call: { tool: string }; expect: { verdict: string } };
+    expect(saved).toMatchObject({ call: { tool: 'orderStatus' }, expect: { verdict: 'answered' } });
+    // The target and route the demo's start used; the demo's key signs.
+    const tested = await run(['test', ...flags], project);
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toContain('1 passed');
   });
 
   it('refuses a production target, and says so when nothing answers', { timeout: 30_000 }, async () => {
