@@ -25,6 +25,8 @@ export function createChildKeeper(options: {
   emit(event: NewDaemonEvent): void;
   logger: Logger;
   stopGraceMs?: number;
+  /** Masks secrets in the dev server's output before a long line is cut in pieces. */
+  maskOutput?: (text: string) => string;
   /** Where the running child is noted, with the daemon that owns it, so a start after a crash can stop it (orphan-child.ts). */
   orphanNote?: { dataDir: string; ownerPid: number };
 }): ChildKeeper {
@@ -55,6 +57,7 @@ export function createChildKeeper(options: {
         logger: options.logger,
         ...(options.stopGraceMs ? { stopGraceMs: options.stopGraceMs } : {}),
         onOutput: (line, stream) => options.emit({ event: 'output', stream, line }),
+        ...(options.maskOutput ? { maskOutput: options.maskOutput } : {}),
         onStateChange: (state) => {
           if (options.orphanNote) {
             const { dataDir, ownerPid } = options.orphanNote;

@@ -13,6 +13,8 @@ export interface ChildProcessOptions {
   stopGraceMs?: number;
   /** One line of output, without its line ending. */
   onOutput?(line: string, stream: 'stdout' | 'stderr'): void;
+  /** Masks secrets in output before a long line is cut in pieces. */
+  maskOutput?: (text: string) => string;
   onStateChange?(state: ChildState): void;
 }
 
@@ -94,7 +96,7 @@ export async function startChildProcess(options: ChildProcessOptions): Promise<C
     setState({ state: 'starting' });
     let started: ChildSession;
     try {
-      started = await spawnChildSession({ command, cwd: options.cwd, env, logger, system: realSystemCalls, onOutput });
+      started = await spawnChildSession({ command, cwd: options.cwd, env, logger, system: realSystemCalls, onOutput, ...(options.maskOutput ? { maskOutput: options.maskOutput } : {}) });
     } catch (error) {
       setState({ state: 'stopped' });
       throw error;

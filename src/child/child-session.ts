@@ -23,6 +23,8 @@ export interface ChildSessionOptions {
   logger: Logger;
   system: SystemCalls;
   onOutput(line: string, stream: 'stdout' | 'stderr'): void;
+  /** Masks secrets in output before a line too long for one piece is cut (see createLineSplitter). */
+  maskOutput?: (text: string) => string;
 }
 
 /** One spawned process of the user's command, from spawn to dispose. */
@@ -103,7 +105,7 @@ function wireSession(child: ChildProcess, options: ChildSessionOptions): ChildSe
   if (child.stderr) streams.push([child.stderr, 'stderr']);
   const flushers: Array<() => void> = [];
   for (const [stream, name] of streams) {
-    const splitter = createLineSplitter((line) => options.onOutput(line, name));
+    const splitter = createLineSplitter((line) => options.onOutput(line, name), options.maskOutput ? { mask: options.maskOutput } : {});
     stream.setEncoding('utf8');
     listen(stream, 'data', (chunk: string) => splitter.push(chunk));
     listen(stream, 'end', () => splitter.flush());

@@ -29,6 +29,8 @@ export interface ChildRestartPolicyOptions {
   /** The MEDIAN_KEY in use (an env-file key is passed on to the dev server). */
   key(): string | undefined;
   emit(event: NewDaemonEvent): void;
+  /** Masks secrets in the dev server's output before a long line is cut in pieces (the event masker's). */
+  maskOutput?: (text: string) => string;
   /** Where `child.exited` goes (the daemon's dispatch). */
   report(fact: DaemonFact): void;
   logger: Logger;
@@ -129,6 +131,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       if (event.event === 'child' && event.state === 'exited') options.report({ type: 'child.exited', code: event.code ?? null, signal: event.signal ?? null });
     },
     logger: options.logger,
+    ...(options.maskOutput ? { maskOutput: options.maskOutput } : {}),
     orphanNote: { dataDir: config.dataDir, ownerPid: options.daemonPid },
     ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
   });

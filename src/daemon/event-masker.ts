@@ -16,6 +16,8 @@ export interface EventMasker {
   mask<E extends { event: DaemonEvent['event'] }>(event: E): E;
   /** A record the recorder could not store (so did not mask), masked for its `call` event. */
   maskRecord(record: CallRecord): CallRecord;
+  /** One piece of text masked (the dev server's output, before a long line is cut). */
+  maskText(text: string): string;
   /** A key rotation: the new key is masked from now on, the old one still is. */
   addSecret(secret: string): void;
 }
@@ -29,6 +31,7 @@ export function createEventMasker(secrets: ReadonlyArray<string | undefined>, op
       return mapStrings(event, masker.mask) as typeof event;
     },
     maskRecord: (record) => masker.maskRecord(record),
+    maskText: (text) => masker.mask(text),
     addSecret(secret) {
       if (known.includes(secret)) return;
       known.push(secret);

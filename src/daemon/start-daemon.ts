@@ -152,7 +152,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const keys = createKeyRotation({ config, vars, emit, report, logger });
     const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
     const targetWatch = createTargetWatch({ target: config.target, route: config.route, emit });
-    const child = createChildRestartPolicy({ config, daemonPid: options.pid, command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch });
+    const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch });
     running.child = () => child.close();
     const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch });
     const routeRetry = createRouteRetry({

@@ -1,5 +1,7 @@
 import { INSPECTOR_CREDENTIAL_TEXT, maskInspectorCredentials } from './inspector-session.js';
 import { mayHideText, withoutHiddenCharacters } from './invisible-characters.js';
+import { mayHoldJsonEscapes, withoutJsonEscapes } from './json-escapes.js';
+import { maskCutTail } from './cut-tail.js';
 import { secretSpellings } from './secret-spellings.js';
 import { applyAll, redactVisitorInBody, visitorReplacements, type Replacement } from './visitor-redaction.js';
 
@@ -7,8 +9,10 @@ export { REDACTED } from './visitor-redaction.js';
 
 /** What the masker needs to know of a call record (src/median's CallRecord fits). */
 interface MaskableRecord {
-  request?: { body?: unknown } | undefined;
+  request?: { body?: unknown; truncated?: boolean } | undefined;
+  response?: { body?: unknown; truncated?: boolean } | null | undefined;
 }
+
 
 /**
  * Masks secrets in call records before they reach the disk or a screen
@@ -125,23 +129,45 @@ function formSpans(text: string, forms: readonly SecretForm[]): Span[] {
 }
 
 /**
- * Masks what shows only once the controls and invisible characters are taken
- * out (a key split by U+200B, or by `\u200b` text a sanitiser already wrote):
- * each secret spelling and key shape found in that plain text is masked in
- * `text` from its first character to its last, hidden ones between included.
+ * Masks in `text` what shows in `plain`, a reading of it (hidden characters
+ * taken out, escapes read): each secret spelling and key shape found in
+ * `plain` is masked in `text` from where its first character came from
+ * (`from`) to where its last one ended (`to`).
  */
-function maskAcrossHidden(text: string, forms: readonly SecretForm[], maskKeyShapes: boolean): string {
-  if (!mayHideText(text)) return text;
-  const { plain, at } = withoutHiddenCharacters(text);
-  if (plain.length === text.length) return text;
+function maskThroughReading(text: string, plain: string, from: (i: number) => number, to: (i: number) => number, forms: readonly SecretForm[], maskKeyShapes: boolean): string {
   const spans = formSpans(plain, forms);
   if (maskKeyShapes) {
     for (const key of plain.matchAll(KEY_SHAPE)) spans.push({ start: key.index, end: key.index + key[0].length, by: maskSecretValue(key[0]), rank: key[0].length });
   }
   return maskSpans(
     text,
-    spans.map((span) => ({ ...span, start: at[span.start]!, end: at[span.end - 1]! + 1 })),
+    spans.map((span) => ({ ...span, start: from(span.start), end: to(span.end - 1) })),
   );
+}
+
+/**
+ * Masks what shows only once the controls and invisible characters are taken
+ * out (a key split by U+200B, or by `\u200b` text a sanitiser already wrote):
+ * each secret is masked from its first character to its last, hidden ones
+ * between included.
+ */
+function maskAcrossHidden(text: string, forms: readonly SecretForm[], maskKeyShapes: boolean): string {
+  if (!mayHideText(text)) return text;
+  const { plain, at } = withoutHiddenCharacters(text);
+  if (plain.length === text.length) return text;
+  return maskThroughReading(text, plain, (i) => at[i]!, (i) => at[i]! + 1, forms, maskKeyShapes);
+}
+
+/**
+ * Masks what shows only once JSON's `\uXXXX` and `\/` escapes are read (a
+ * key in a JSON body with some or all of its characters escaped, in either
+ * hex case), over every character it was written with.
+ */
+function maskAcrossEscapes(text: string, forms: readonly SecretForm[], maskKeyShapes: boolean): string {
+  if (!mayHoldJsonEscapes(text)) return text;
+  const { plain, from, to } = withoutJsonEscapes(text);
+  if (plain.length === text.length) return text;
+  return maskThroughReading(text, plain, (i) => from[i]!, (i) => to[i]!, forms, maskKeyShapes);
 }
 
 function maskSpans(text: string, spans: Span[]): string {
@@ -202,7 +228,7 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
   const redactVisitor = options.redactVisitor === true;
   const maskKeyShapes = options.maskKeyShapes !== false;
   const maskWith = (text: string, extra: readonly Replacement[]): string => {
-    let out = maskForms(maskAcrossHidden(text, fixed, maskKeyShapes), fixed);
+    let out = maskForms(maskAcrossEscapes(maskAcrossHidden(text, fixed, maskKeyShapes), fixed, maskKeyShapes), fixed);
     if (maskKeyShapes && out.includes(KEY_PREFIX)) out = out.replace(KEY_SHAPE, (key) => maskSecretValue(key));
     // Stryker disable next-line ConditionalExpression,EqualityOperator: applyAll with no replacements gives the text back; the check saves the call.
     return extra.length > 0 ? applyAll(out, extra) : out;
@@ -233,12 +259,19 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
       source = { ...record, request: { ...record.request, body } };
       extra = visitorReplacements(found);
     }
-    return walk(source, undefined, extra) as T;
+    const masked = walk(source, undefined, extra) as T;
+    // A body cut at the recording limit: its end may hold the first part of a secret.
+    for (const side of [masked.request, masked.response]) {
+      if (side?.truncated === true && typeof side.body === 'string') side.body = maskCutTail(side.body, fixed.map((f) => f.form));
+    }
+    return masked;
   };
 
   /** False only when maskRecord would give back the record unchanged (its JSON text is `json`). */
   const mayNeedMasking = (record: MaskableRecord, json: string): boolean => {
-    if (needles === null || mayHideText(json)) return true;
+    // A JSON body's own escapes show in the record's JSON text with their backslash escaped (`\\u006d`).
+    if (record.request?.truncated === true || record.response?.truncated === true) return true;
+    if (needles === null || mayHideText(json) || json.includes('\\\\u') || json.includes('\\\\/')) return true;
     // The visitor regex needs a `"visitor"` object in the request body.
     if (redactVisitor && typeof record.request?.body === 'string' && record.request.body.includes('"visitor"')) return true;
     for (const needle of needles) if (json.includes(needle)) return true;
