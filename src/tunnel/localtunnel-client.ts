@@ -2,6 +2,7 @@ import { silentLogger } from '../shared/logger.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
 import { parseTunnelHost, requestRegistration } from './localtunnel-registration.js';
 import { startSocketCluster } from './tunnel-socket-cluster.js';
+import { createLostSignal } from './lost-signal.js';
 import { TUNNEL_ERROR_CODES, openAbortedError, openTimeoutError } from './tunnel-errors.js';
 import type { LocaltunnelProviderOptions, TunnelConnection, TunnelProvider } from './tunnel-provider.js';
 
@@ -79,31 +80,16 @@ export function createLocaltunnelProvider(options: LocaltunnelProviderOptions): 
 }
 
 function connectionOf(url: string, subdomain: string, cluster: ReturnType<typeof startSocketCluster>): TunnelConnection {
-  let closed = false;
-  let lostReason: string | undefined;
-  const lostListeners: Array<(reason: string) => void> = [];
-  cluster.onLost((reason) => {
-    if (closed) return;
-    lostReason = reason;
-    for (const listener of lostListeners) listener(reason);
-  });
+  const lost = createLostSignal();
+  cluster.onLost((reason) => lost.lose(reason));
   return {
     url,
     subdomain,
     socketCount: () => cluster.liveCount(),
     bytesReceived: () => cluster.bytesReceived(),
-    onLost(listener) {
-      lostListeners.push(listener);
-      // Subscribed after the loss (the connection was held back a while): still told, once.
-      if (lostReason !== undefined) {
-        const reason = lostReason;
-        queueMicrotask(() => {
-          if (!closed) listener(reason);
-        });
-      }
-    },
+    onLost: (listener) => lost.onLost(listener),
     async close() {
-      closed = true;
+      lost.close();
       cluster.close();
     },
   };

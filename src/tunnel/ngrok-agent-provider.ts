@@ -2,6 +2,7 @@ import { UserError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { getLocalJson } from './local-json.js';
 import { readAgentEndpoints, type AgentEndpoint } from './ngrok-agent-api.js';
+import { createLostSignal } from './lost-signal.js';
 import { TUNNEL_ERROR_CODES, openAbortedError } from './tunnel-errors.js';
 import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
 
@@ -56,14 +57,10 @@ export function createNgrokAgentProvider(options: NgrokAgentProviderOptions): Tu
   };
 
   function followedConnection(endpoint: AgentEndpoint, localPort: number): TunnelConnection {
-    let isClosed = false;
-    let lostReason: string | undefined;
-    const listeners: Array<(reason: string) => void> = [];
+    const lost = createLostSignal();
     const lose = (reason: string): void => {
-      if (isClosed || lostReason !== undefined) return;
-      lostReason = reason;
       clearInterval(timer);
-      for (const listener of listeners) listener(reason);
+      lost.lose(reason);
     };
     let isLooking = false;
     const timer = setInterval(() => {
@@ -84,15 +81,9 @@ export function createNgrokAgentProvider(options: NgrokAgentProviderOptions): Tu
       subdomain: undefined,
       socketCount: () => undefined,
       bytesReceived: () => undefined,
-      onLost(listener) {
-        listeners.push(listener);
-        if (lostReason !== undefined) {
-          const reason = lostReason;
-          queueMicrotask(() => !isClosed && listener(reason));
-        }
-      },
+      onLost: (listener) => lost.onLost(listener),
       async close() {
-        isClosed = true;
+        lost.close();
         clearInterval(timer);
       },
     };

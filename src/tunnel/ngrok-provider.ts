@@ -2,6 +2,7 @@ import { silentLogger, type Logger } from '../shared/logger.js';
 import { isMedianDevError } from '../shared/errors.js';
 import { loadNgrokLibrary, type NgrokLibrary, type NgrokListener } from './ngrok-library.js';
 import { missingAuthtokenError, ngrokError, notInstalledError } from './ngrok-errors.js';
+import { createLostSignal, type LostSignal } from './lost-signal.js';
 import { openAbortedError, openTimeoutError } from './tunnel-errors.js';
 import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
 
@@ -35,13 +36,10 @@ export function createNgrokProvider(options: NgrokProviderOptions): TunnelProvid
       if (!options.authtoken) throw missingAuthtokenError();
       library ??= await load();
       if (!library) throw notInstalledError();
-      const lost: Array<(reason: string) => void> = [];
-      let lostReason: string | undefined;
+      const lost = createLostSignal();
       const onStatusChange = (status: string): void => {
         logger.debug('ngrok session status', { status });
-        if (status !== 'closed' || lostReason !== undefined) return;
-        lostReason = 'the ngrok session closed';
-        for (const listener of lost) listener(lostReason);
+        if (status === 'closed') lost.lose('the ngrok session closed');
       };
       let timer: NodeJS.Timeout | undefined;
       const forwarding = library.forward({
@@ -73,26 +71,21 @@ export function createNgrokProvider(options: NgrokProviderOptions): TunnelProvid
         await listener.close().catch(() => undefined);
         throw ngrokError(new Error('ngrok gave the tunnel no URL'), options.domain);
       }
-      return connectionOf(listener, new URL(url).origin, lost, () => lostReason);
+      return connectionOf(listener, new URL(url).origin, lost);
     },
   };
 }
 
-function connectionOf(listener: NgrokListener, url: string, lost: Array<(reason: string) => void>, lostReason: () => string | undefined): TunnelConnection {
-  let isClosed = false;
+function connectionOf(listener: NgrokListener, url: string, lost: LostSignal): TunnelConnection {
   return {
     url,
     subdomain: undefined,
     socketCount: () => undefined,
     bytesReceived: () => undefined,
-    onLost(callback) {
-      lost.push((reason) => !isClosed && callback(reason));
-      const reason = lostReason();
-      if (reason !== undefined) queueMicrotask(() => !isClosed && callback(reason));
-    },
+    onLost: (callback) => lost.onLost(callback),
     async close() {
-      if (isClosed) return;
-      isClosed = true;
+      if (lost.isClosed) return;
+      lost.close();
       await listener.close().catch(() => undefined);
     },
   };

@@ -1,4 +1,5 @@
 import type { TunnelProgram } from '../platform/index.js';
+import { createLostSignal } from './lost-signal.js';
 import type { TunnelConnection } from './tunnel-provider.js';
 
 /**
@@ -7,31 +8,17 @@ import type { TunnelConnection } from './tunnel-provider.js';
  * SIGTERM then SIGKILL). The program's own reconnects are its business; the
  * health probe notices one that is alive but carries nothing.
  */
-export function programConnection(program: TunnelProgram, url: string, lostMessage: string, extra: { subdomain?: string } = {}): TunnelConnection {
-  let isClosed = false;
-  let lostReason: string | undefined;
-  const listeners: Array<(reason: string) => void> = [];
-  void program.exited.then((exit) => {
-    if (isClosed) return;
-    lostReason = `${lostMessage} (${exit.signal ?? `code ${exit.code}`})`;
-    for (const listener of listeners) listener(lostReason);
-  });
+export function programConnection(program: TunnelProgram, url: string, lostMessage: string): TunnelConnection {
+  const lost = createLostSignal();
+  void program.exited.then((exit) => lost.lose(`${lostMessage} (${exit.signal ?? `code ${exit.code}`})`));
   return {
     url,
-    subdomain: extra.subdomain,
+    subdomain: undefined,
     socketCount: () => undefined,
     bytesReceived: () => undefined,
-    onLost(listener) {
-      listeners.push(listener);
-      if (lostReason !== undefined) {
-        const reason = lostReason;
-        queueMicrotask(() => {
-          if (!isClosed) listener(reason);
-        });
-      }
-    },
+    onLost: (listener) => lost.onLost(listener),
     async close() {
-      isClosed = true;
+      lost.close();
       await program.stop();
     },
   };
