@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { expect, vi } from 'vitest';
 import { useTeardown } from './use-teardown.js';
 
 const run = promisify(execFile);
@@ -28,10 +29,26 @@ export async function useTmux(argv: readonly string[], options: { width?: number
   const session = `median-dev-test-${randomUUID().slice(0, 8)}`;
   const env = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
   await run('tmux', ['new-session', '-d', '-s', session, '-x', String(options.width ?? 160), '-y', String(options.height ?? 40), ...(options.cwd ? ['-c', options.cwd] : []), ...env, ...argv]);
-  useTeardown(session, (s) => run('tmux', ['kill-session', '-t', s]).catch(() => undefined));
+  // The program's pid: the teardown waits for it to be gone, as kill-session only sends it SIGHUP; a
+  // program still shutting down (writing its data dir) would race the clean-ups registered before this one.
+  const pid = Number((await run('tmux', ['display-message', '-p', '-t', session, '#{pane_pid}']).catch(() => ({ stdout: '' }))).stdout.trim());
+  useTeardown(session, async (s) => {
+    await run('tmux', ['kill-session', '-t', s]).catch(() => undefined);
+    await vi.waitFor(() => expect(isRunning(pid)).toBe(false), { timeout: 15_000, interval: 50 });
+  });
   return {
     text: async () => (await run('tmux', ['capture-pane', '-p', '-t', session])).stdout,
     sendKeys: async (...keys) => void (await run('tmux', ['send-keys', '-t', session, ...keys])),
     pipeRaw: async (file) => void (await run('tmux', ['pipe-pane', '-O', '-t', session, `cat > '${file.replace(/'/g, "'\\''")}'`])),
   };
+}
+
+function isRunning(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
