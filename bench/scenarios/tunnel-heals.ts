@@ -39,19 +39,19 @@ export interface HealMeasurement {
 }
 
 /** The world one daemon runs in; the tunnel server may be replaced (server restart). */
-interface World {
+export interface World {
   tunnels: TunnelServer;
   emulator: Emulator;
 }
 
-function isEvent(e: DaemonEventLine, event: string, fields: Record<string, unknown> = {}): boolean {
+export function isEvent(e: DaemonEventLine, event: string, fields: Record<string, unknown> = {}): boolean {
   return e.event === event && Object.entries(fields).every(([k, v]) => e[k] === v);
 }
 
 /** How long a simulated lid stays closed (SIGSTOP): a duration, not a wait for something. */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startWorld(): Promise<World> {
+export async function startWorld(): Promise<World> {
   const closedPort = await findFreePort();
   const tunnels = await startTunnelServer();
   const world = { tunnels } as World;
@@ -64,12 +64,12 @@ async function startWorld(): Promise<World> {
   return world;
 }
 
-async function startDaemon(world: World, projectDir: string): Promise<DaemonProcess> {
+export async function startDaemon(world: World, projectDir: string, tunnelHost = world.tunnels.url): Promise<DaemonProcess> {
   await mkdir(projectDir, { recursive: true });
   const envFile = join(projectDir, '.env.local');
   await writeFile(envFile, `MEDIAN_KEY=${world.emulator.key}\n`, { mode: 0o600 });
   const routePort = await findFreePort();
-  const args = ['start', '--json', '--no-tui', '--port', '0', '--tunnel-host', world.tunnels.url, '--median-api', world.emulator.url];
+  const args = ['start', '--json', '--no-tui', '--port', '0', '--tunnel-host', tunnelHost, '--median-api', world.emulator.url];
   args.push('--target', `http://127.0.0.1:${routePort}`, '--data-dir', join(projectDir, '.median-dev'), '--env-file', envFile, '--', process.execPath, EXAMPLE_ROUTE);
   return startDaemonProcess({
     cliEntry: CLI_ENTRY,
