@@ -1,40 +1,58 @@
-import { randomBytes } from 'node:crypto';
-import { configKeySource, keySourceLabel } from './key-source.js';
-import { dataDirError, envCascadeFiles, readEnvFile, updateProjectState } from '../config/index.js';
-import { describeDiagnosticsAnswer, keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
-import { MedianDevError } from '../shared/errors.js';
-import { silentLogger } from '../shared/logger.js';
-import { errorEvent, type ControlCommand, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
-import { createCallStore, openRecorder, skippedLinesNote, type Recorder } from '../recorder/index.js';
-import { startRecordingProxy, type RecordingProxy } from '../proxy/index.js';
+import { dataDirError, envCascadeFiles, updateProjectState } from '../config/index.js';
+import { errorEvent } from '../events/index.js';
+import { openRecorder, skippedLinesNote } from '../recorder/index.js';
+import { startRecordingProxy } from '../proxy/index.js';
 import { startControlServer } from '../control/index.js';
 import { startFileWatcher } from '../watch/index.js';
-import { sendSignedCall } from '../replay/index.js';
-import { createRouteRetry } from '../endpoints/index.js';
-import { createChildRestartPolicy } from './child-restart-policy.js';
-import { createDispatch } from './dispatch.js';
-import { createEnvVars } from './env-vars.js';
-import { createEventHub } from './event-hub.js';
-import { createEventMasker } from './event-masker.js';
-import { createKeyRotation } from './key-rotation.js';
-import { createProjectEndpoint, devTunnelDomains } from './project-endpoint.js';
 import { createRecordSink } from './record-sink.js';
-import { createReplayCommand } from './replay-command.js';
-import { createTargetWatch } from './target-watch.js';
-import { createDevServerLog, devServerLogPath } from './dev-server-log.js';
-import { createSerialQueue } from './serial-queue.js';
-import { claimDataDir } from './claim-data-dir.js';
-import { createShutdown, type RunningParts } from './shutdown.js';
-import { createToolsUrlWriter } from './tools-url-writer.js';
-import { startTunnelKeeper, type TunnelKeeper } from './tunnel-keeper.js';
+import { devTunnelDomains } from './project-endpoint.js';
+import { startTunnelKeeper } from './tunnel-keeper.js';
 import type { Daemon, DaemonOptions } from './daemon-options.js';
-import { inspectorLinkOf, startDaemonInspector } from './daemon-inspector.js';
+import { startDaemonInspector } from './daemon-inspector.js';
 import type { InspectorServer } from '../inspector-server/index.js';
+import { buildDaemonContext, type DaemonContext } from './daemon-context.js';
+import { wireDispatch, type CallPath, type LaterParts, type WiredDispatch } from './wire-dispatch.js';
 
 export type { Daemon, DaemonOptions };
 
 /** How long the start waits for the file watcher's first scan. */
 const WATCHER_READY_LIMIT_MS = 5_000;
+
+/**
+ * The daemon's parts, in the order they start: the shared context (data dir
+ * lock, store, event hub, queue), the call path (recorder, proxy), the
+ * dispatch and the parts it acts on (dev server, keys, endpoint), the file
+ * watcher, the control channel, the inspector; once this has resolved, the
+ * tunnel. They stop in shutdown.ts's CLOSE_ORDER. What happens between is
+ * dispatch.ts: every part reports facts to it; this file only starts and
+ * wires the parts. A new part is one more step here and one more entry in
+ * RunningParts.
+ */
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const ctx = await buildDaemonContext(options);
+  const calls = await closingOnError(ctx, () => openCallPath(ctx));
+  ctx.emit({ event: 'proxy', url: calls.proxy.url });
+  return closingOnError(ctx, async () => {
+    await rememberProjectState(ctx, calls.proxy.url);
+    const later: LaterParts = {};
+    const wired = wireDispatch(ctx, calls, later);
+    await startWatcher(ctx, wired);
+    await startControl(ctx, calls, wired);
+    later.inspector = await startInspector(ctx, wired);
+    startTunnelOnceStarted(ctx, calls, wired, later);
+    return daemonHandle(ctx, calls, wired);
+  });
+}
+
+/** Runs a step of the start; if it fails, closes what started and rejects with the data dir's own error when it is one. */
+async function closingOnError<T>(ctx: DaemonContext, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    await ctx.shutdown();
+    throw dataDirError(error, ctx.config.dataDir) ?? error;
+  }
+}
 
 /** Waits for `promise`, at most `ms`. */
 async function atMost(promise: Promise<void>, ms: number): Promise<void> {
@@ -46,254 +64,141 @@ async function atMost(promise: Promise<void>, ms: number): Promise<void> {
   }
 }
 
+async function openCallPath(ctx: DaemonContext): Promise<CallPath> {
+  const { config, logger, timing, secrets, masker, emit, secretFor } = ctx;
+  const recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, logger });
+  ctx.running.recorder = () => recorder.close();
+  const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
+  const proxy = await startRecordingProxy({
+    target: config.target,
+    route: config.route,
+    port: config.port,
+    ...(secretFor(config.medianKey) ? { secret: secretFor(config.medianKey)! } : {}),
+    instanceId: ctx.instanceId,
+    replayKey: ctx.replayKey,
+    ...(timing.callTimeoutMs ? { limits: { timeoutMs: timing.callTimeoutMs } } : {}),
+    logger,
+    onRecord,
+  });
+  ctx.running.proxy = () => proxy.close();
+  return { recorder, proxy };
+}
+
+async function rememberProjectState({ config }: DaemonContext, proxyUrl: string): Promise<void> {
+  await updateProjectState(config.dataDir, {
+    target: config.target,
+    route: config.route,
+    proxyUrl,
+    medianApi: config.medianApi,
+    tunnelDomains: devTunnelDomains(config),
+    // --allow-production-org is remembered for this project; --no-allow-production-org forgets it.
+    ...(config.allowProductionOrg === undefined ? {} : { allowProductionOrg: config.allowProductionOrg }),
+  });
+}
+
+async function startWatcher({ config, timing, logger, running }: DaemonContext, { report }: WiredDispatch): Promise<void> {
+  const envFiles = config.envFile ? envCascadeFiles(config.envFile) : [];
+  const fileWatcher = startFileWatcher({
+    cwd: config.cwd,
+    // Every file of the env cascade: a key edited in `.env` counts as much as one in `.env.local`.
+    files: envFiles,
+    globs: config.watch,
+    debounceMs: timing.watchDebounceMs ?? 300,
+    logger,
+    onChange: (paths) => {
+      if (paths.some((p) => envFiles.includes(p))) report({ type: 'envFile.changed' });
+      const watched = paths.filter((p) => !envFiles.includes(p));
+      if (watched.length > 0) report({ type: 'files.changed', count: watched.length });
+    },
+  });
+  running.watcher = () => fileWatcher.close();
+  // A change made once start resolved is seen (the env file's key, a --watch file);
+  // a huge watched tree does not hold the start up for long.
+  await atMost(fileWatcher.ready, WATCHER_READY_LIMIT_MS);
+}
+
+async function startControl(ctx: DaemonContext, { proxy }: CallPath, { handleCommand }: WiredDispatch): Promise<void> {
+  const { config, hub } = ctx;
+  const control = await startControlServer({
+    dataDir: config.dataDir,
+    pid: ctx.options.pid,
+    instanceId: ctx.instanceId,
+    proxyUrl: proxy.url,
+    replayKey: ctx.replayKey,
+    settings: { target: config.target, route: config.route, envFile: config.envFile, medianApi: config.medianApi },
+    snapshot: () => hub.snapshot(),
+    handleCommand,
+    logger: ctx.logger,
+  });
+  ctx.running.control = () => control.close();
+  hub.on((event) => control.broadcast(event));
+}
+
+async function startInspector(ctx: DaemonContext, { handleCommand, keys, routeThroughProxy }: WiredDispatch): Promise<InspectorServer | undefined> {
+  const { config, store, hub, masker, logger, secretFor } = ctx;
+  const server = await startDaemonInspector({ config, version: ctx.options.version, store, hub, handleCommand, secret: () => secretFor(keys.key()), routeThroughProxy, masker, logger });
+  if (server) ctx.running.inspector = () => server.close();
+  return server;
+}
+
 /**
- * Starts the recorder, the proxy, the control channel and the file watcher,
- * resolves, then opens the tunnel. What happens after is dispatch.ts: every
- * part reports facts to it; this file only builds and wires the parts.
+ * The rest runs once startDaemon has resolved (a macrotask later), so a
+ * caller that subscribes right away sees every event from the tunnel's
+ * `connecting` on.
  */
-export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
-  const { config } = options;
-  const logger = options.logger ?? silentLogger;
-  const timing = options.timing ?? {};
-  const instanceId = randomBytes(8).toString('hex');
-  // Only this daemon and local clients reading control.json (0600) can mark a request as a replay.
-  const replayKey = newReplayKey();
-  const abort = new AbortController();
-
-  // Nobody else's daemon here, the data dir made and locked, what a crashed one left cleared.
-  const { lock, notes: startNotes } = await claimDataDir(config, options.pid);
-
-  const medianKey = config.medianKey;
-  const fileVars = config.envFile
-    ? await readEnvFile(config.envFile).catch(async (error: unknown) => {
-        await lock.release();
-        throw error;
-      })
-    : {};
-  const secretFor = (key: string | undefined): Uint8Array | undefined => {
-    if (!key && !config.toolSecret) return undefined;
-    try {
-      return resolveToolSecret({ medianKey: key, toolSecret: config.toolSecret });
-    } catch {
-      return undefined; // a malformed key: calls are recorded as unchecked, and doctor says why
-    }
-  };
-
-  const store = createCallStore(config.dataDir);
-  const recent = await store.list({ limit: 500 }).catch(() => [] as CallRecord[]);
-  const hub = createEventHub({
-    version: options.version,
-    isDemo: options.isDemo === true,
-    keyFingerprint: medianKey ? keyFingerprint(medianKey) : null,
-    keySource: medianKey ? configKeySource(config) : null,
-    tunnelHost: config.tunnel === 'localtunnel' ? config.tunnelHost : null,
-    callCount: await store.count().catch(() => recent.length),
-    records: recent.slice().reverse(),
-    devServerLog: devServerLogPath(config.dataDir),
-  });
-  // Dev server output, log and error messages reach the screen and the control channel: masked first.
-  // Every secret median-dev knows: the key, MEDIAN_TOOL_SECRET, the secret derived from the key.
-  const secrets = secretsToMask({ medianKey, toolSecret: config.toolSecret });
-  const masker = createEventMasker(secrets, { redactVisitor: config.redactVisitor });
-  const emit = (event: NewDaemonEvent) => hub.emit(masker.mask(event));
-
-  // Each running part's close(), in the order shutdown.ts closes them.
-  const running: RunningParts = {};
-  running.lock = () => lock.release();
-  // The dev server's output goes to a file in the data dir too (masked: events pass the masker first).
-  const devServerLog = createDevServerLog({ dataDir: config.dataDir, logger });
-  hub.on((event) => devServerLog.take(event));
-  running.devServerLog = () => devServerLog.close();
-  const shutdown = createShutdown(running, { abort: () => abort.abort(new MedianDevError('daemon_closed', 'The daemon is closing.')), logger });
-  const queue = createSerialQueue((error) => {
+function startTunnelOnceStarted(ctx: DaemonContext, { proxy }: CallPath, { report }: WiredDispatch, later: LaterParts): void {
+  const { config, options, abort, emit, store } = ctx;
+  const startBackground = (async () => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (abort.signal.aborted) return;
-    emit(errorEvent(error));
-  });
-  running.queue = () => queue.close();
-
-  let recorder: Recorder;
-  let proxy: RecordingProxy;
-  try {
-    recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, logger });
-    running.recorder = () => recorder.close();
-    const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
-    proxy = await startRecordingProxy({
-      target: config.target,
-      route: config.route,
-      port: config.port,
-      ...(secretFor(medianKey) ? { secret: secretFor(medianKey)! } : {}),
-      instanceId,
-      replayKey,
-      ...(timing.callTimeoutMs ? { limits: { timeoutMs: timing.callTimeoutMs } } : {}),
-      logger,
-      onRecord,
-    });
-    running.proxy = () => proxy.close();
-  } catch (error) {
-    await shutdown();
-    throw dataDirError(error, config.dataDir) ?? error;
-  }
-  emit({ event: 'proxy', url: proxy.url });
-
-  try {
-    await updateProjectState(config.dataDir, {
-      target: config.target,
-      route: config.route,
-      proxyUrl: proxy.url,
-      medianApi: config.medianApi,
-      tunnelDomains: devTunnelDomains(config),
-      // --allow-production-org is remembered for this project; --no-allow-production-org forgets it.
-      ...(config.allowProductionOrg === undefined ? {} : { allowProductionOrg: config.allowProductionOrg }),
-    });
-
-    // The parts the dispatch acts on; each reports what happened to it as a fact.
-    const report = (fact: DaemonFact) => void dispatch(fact);
-    const vars = createEnvVars(fileVars);
-    const keys = createKeyRotation({ config, vars, emit, report, logger });
-    const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
-    const targetWatch = createTargetWatch({ target: config.target, route: config.route, emit });
-    const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch });
-    running.child = () => child.close();
-    const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch });
-    const routeRetry = createRouteRetry({
-      routeUrl: `${config.target}${config.route}`,
-      isCurrent: (url) => url === toolsUrl.current(),
+    if (later.inspector) emit({ event: 'inspector', url: later.inspector.url, link: later.inspector.newLink() });
+    for (const note of ctx.startNotes) emit({ event: 'log', ...note });
+    const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
+    if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
+    report({ type: 'daemon.started' });
+    later.tunnel = await startTunnelKeeper({
+      config,
+      localPort: proxy.port,
+      acceptConnection: (socket) => proxy.acceptConnection(socket),
+      instanceId: ctx.instanceId,
+      logger: ctx.logger,
+      emit,
       report,
-      emit,
-      ...(timing.routeRecheckMaxMs ? { maxWaitMs: timing.routeRecheckMaxMs } : {}),
       signal: abort.signal,
+      remember: (patch) => updateProjectState(config.dataDir, patch).then(() => undefined),
+      env: options.baseEnv,
+      ...(options.tunnel ? { tuning: options.tunnel } : {}),
     });
-    const routeThroughProxy = `${proxy.url}${config.route}`;
-    let tunnel: TunnelKeeper | undefined;
-    let inspector: InspectorServer | undefined;
-    const dispatch = createDispatch({
-      route: config.route,
-      envFile: config.envFile,
-      queue,
-      toolsUrl,
-      child,
-      keys,
-      endpoint,
-      routeRetry,
-      followKey(key, source) {
-        // A new key comes from a file of the env cascade median-dev watches.
-        hub.emit({ event: 'key', fingerprint: key ? keyFingerprint(key) : null, source: key ? keySourceLabel(source ?? config.envFile ?? undefined, config.cwd) : null });
-        proxy.setSecret(secretFor(key));
-        for (const secret of secretsToMask({ medianKey: key })) {
-          recorder.addSecret(secret);
-          masker.addSecret(secret);
-        }
-      },
-      replay: createReplayCommand({ findCall: (id) => store.findByToolCallId(id), latestManifestRead: () => store.latestManifestRead(), secret: () => secretFor(keys.key()), routeUrl: routeThroughProxy, replayKey }),
-      async sendDiagnostics() {
-        const secret = secretFor(keys.key());
-        if (!secret) throw new MedianDevError('missing_key', 'A diagnostics request has to be signed, and no MEDIAN_KEY is set.');
-        const answer = await sendSignedCall({ url: routeThroughProxy, body: '{"op":"diagnostics"}', secret });
-        return { status: answer.status, durationMs: answer.durationMs, summary: describeDiagnosticsAnswer(answer) };
-      },
-      async simulateHostnameChange() {
-        if (!tunnel) throw new MedianDevError('tunnel_not_started', 'The tunnel has not started yet; try again in a moment.');
-        await tunnel.simulateHostnameChange();
-      },
-      clearRecords: () => hub.clearRecords(),
-      inspectorLink: () => inspectorLinkOf(inspector),
-      shutdown,
-      emit,
-    });
-    const handleCommand = (command: ControlCommand) => dispatch({ type: 'command.received', command });
+  })().catch((error: unknown) => {
+    if (abort.signal.aborted) return;
+    emit(errorEvent(error, 'tunnel_start_failed'));
+  });
+  ctx.running.tunnel = async () => {
+    await startBackground;
+    await later.tunnel?.close();
+  };
+}
 
-    const envFiles = config.envFile ? envCascadeFiles(config.envFile) : [];
-    const fileWatcher = startFileWatcher({
-      cwd: config.cwd,
-      // Every file of the env cascade: a key edited in `.env` counts as much as one in `.env.local`.
-      files: envFiles,
-      globs: config.watch,
-      debounceMs: timing.watchDebounceMs ?? 300,
-      logger,
-      onChange: (paths) => {
-        if (paths.some((p) => envFiles.includes(p))) report({ type: 'envFile.changed' });
-        const watched = paths.filter((p) => !envFiles.includes(p));
-        if (watched.length > 0) report({ type: 'files.changed', count: watched.length });
-      },
-    });
-    running.watcher = () => fileWatcher.close();
-    // A change made once start resolved is seen (the env file's key, a --watch file);
-    // a huge watched tree does not hold the start up for long.
-    await atMost(fileWatcher.ready, WATCHER_READY_LIMIT_MS);
-
-    const control = await startControlServer({
-      dataDir: config.dataDir,
-      pid: options.pid,
-      instanceId,
-      proxyUrl: proxy.url,
-      replayKey,
-      settings: { target: config.target, route: config.route, envFile: config.envFile, medianApi: config.medianApi },
-      snapshot: () => hub.snapshot(),
-      handleCommand,
-      logger,
-    });
-    running.control = () => control.close();
-    hub.on((event) => control.broadcast(event));
-
-    const server = await startDaemonInspector({ config, version: options.version, store, hub, handleCommand, secret: () => secretFor(keys.key()), routeThroughProxy, masker, logger });
-    if (server) running.inspector = () => server.close();
-    inspector = server;
-
-    // The rest runs once startDaemon has resolved (a macrotask later), so a
-    // caller that subscribes right away sees every event from the tunnel's
-    // `connecting` on.
-    const startBackground = (async () => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (abort.signal.aborted) return;
-      if (server) emit({ event: 'inspector', url: server.url, link: server.newLink() });
-      for (const note of startNotes) emit({ event: 'log', ...note });
-      const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
-      if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
-      report({ type: 'daemon.started' });
-      tunnel = await startTunnelKeeper({
-        config,
-        localPort: proxy.port,
-        acceptConnection: (socket) => proxy.acceptConnection(socket),
-        instanceId,
-        logger,
-        emit,
-        report,
-        signal: abort.signal,
-        remember: (patch) => updateProjectState(config.dataDir, patch).then(() => undefined),
-        env: options.baseEnv,
-        ...(options.tunnel ? { tuning: options.tunnel } : {}),
+/** The handle startDaemon resolves with; close() goes through the dispatch, like every command. */
+function daemonHandle({ hub, emit, instanceId }: DaemonContext, { proxy }: CallPath, { dispatch, handleCommand, child }: WiredDispatch): Daemon {
+  let closing: Promise<void> | undefined;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  return {
+    events: { on: (listener) => hub.on(listener) },
+    note: (message, level = 'info') => emit({ event: 'log', level, message }),
+    snapshot: () => hub.snapshot(),
+    proxyUrl: proxy.url,
+    instanceId,
+    handleCommand,
+    closed,
+    killNow: () => child.killNow(),
+    close() {
+      closing ??= dispatch({ type: 'shutdown.requested' }).then(() => {
+        emit({ event: 'tunnel', state: 'closed' });
+        resolveClosed();
       });
-    })().catch((error: unknown) => {
-      if (abort.signal.aborted) return;
-      emit(errorEvent(error, 'tunnel_start_failed'));
-    });
-    running.tunnel = async () => {
-      await startBackground;
-      await tunnel?.close();
-    };
-
-    let closing: Promise<void> | undefined;
-    let resolveClosed!: () => void;
-    const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-    return {
-      events: { on: (listener) => hub.on(listener) },
-      note: (message, level = 'info') => emit({ event: 'log', level, message }),
-      snapshot: () => hub.snapshot(),
-      proxyUrl: proxy.url,
-      instanceId,
-      handleCommand,
-      closed,
-      killNow: () => child.killNow(),
-      close() {
-        closing ??= dispatch({ type: 'shutdown.requested' }).then(() => {
-          emit({ event: 'tunnel', state: 'closed' });
-          resolveClosed();
-        });
-        return closing;
-      },
-    };
-  } catch (error) {
-    await shutdown();
-    throw dataDirError(error, config.dataDir) ?? error;
-  }
+      return closing;
+    },
+  };
 }
