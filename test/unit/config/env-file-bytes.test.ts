@@ -26,6 +26,7 @@ describe('setEnvVariableInBytes', () => {
     ['CR-only, no final line end', 'A=1\rB=2', `A=1\rB=2\rMEDIAN_TOOLS_URL=${URL}\r`],
     ['mixed line ends kept', 'A=1\r\nMEDIAN_TOOLS_URL=x\rC=3\n', `A=1\r\nMEDIAN_TOOLS_URL=${URL}\rC=3\n`],
     ['UTF-8 BOM as bytes', '\xef\xbb\xbfMEDIAN_TOOLS_URL=a\n', `\xef\xbb\xbfMEDIAN_TOOLS_URL=${URL}\n`],
+    ["a line dotenv reads as X_'s value (X_: then a line end) left alone", 'X_:\nMEDIAN_TOOLS_URL=https://old\n', `X_:\nMEDIAN_TOOLS_URL=https://old\nMEDIAN_TOOLS_URL=${URL}\n`],
     ['a MEDIAN_TOOLS_URL line inside a PEM value left alone', 'PEM="-----BEGIN\rMEDIAN_TOOLS_URL=fake\r-----END"\r', `PEM="-----BEGIN\rMEDIAN_TOOLS_URL=fake\r-----END"\rMEDIAN_TOOLS_URL=${URL}\r`],
   ])('%s', (_label, before, after) => {
     expect(setEnvVariableInBytes(bytes(before), 'MEDIAN_TOOLS_URL', URL)).toEqual(bytes(after));
@@ -37,8 +38,12 @@ describe('setEnvVariableInBytes', () => {
 
   it('changes no byte outside the MEDIAN_TOOLS_URL line, whatever the other bytes are (property)', () => {
     const eol = fc.constantFrom('\n', '\r\n', '\r');
-    // Any bytes but line ends and quotes (a quote may open a multi-line value that hides the line).
-    const junk = fc.uint8Array({ maxLength: 24 }).map((a) => Buffer.from(a.filter((b) => ![0x0a, 0x0d, 0x22, 0x27, 0x60].includes(b))));
+    // Any bytes but line ends and quotes (a quote may open a multi-line value that hides the line), and not
+    // ending in ':' (dotenv's `KEY: value` form reads the next line as the value: the case above).
+    const junk = fc
+      .uint8Array({ maxLength: 24 })
+      .map((a) => Buffer.from(a.filter((b) => ![0x0a, 0x0d, 0x22, 0x27, 0x60].includes(b))))
+      .filter((line) => line.at(-1) !== 0x3a);
     fc.assert(
       fc.property(fc.array(junk, { maxLength: 8 }), eol, fc.nat(8), (lines, end, at) => {
         const parts = lines.map((line) => Buffer.concat([Buffer.from('X_'), line]));
