@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReplayAnswer } from '../../src/events/inspector-api.js';
 import type { CallRecord } from '../../src/median/call-record.js';
 import { LIST_ROWS, apiFromPage, detailFields, filterBy, newestMatch, openFirstCall, openInspector } from '../helpers/inspector-page.js';
+import { approveNextHeldCall } from '../helpers/use-demo.js';
 
 /** The signature's `t=` of a recorded request, in ms. */
 function signedAt(record: CallRecord): number {
@@ -85,7 +86,8 @@ describe('the browser inspector: the call detail, the replay age and the live li
   });
 
   it('shows the approval id and approvedBy of an approved call', async () => {
-    const { page } = await openInspector();
+    const { demo, page } = await openInspector();
+    await approveNextHeldCall(demo, 'A teammate');
     const id = await openFirstCall(page, 'risk:high');
     const record = await apiFromPage<CallRecord>(page, `/api/calls/${id}`);
     // The docs: an approved call's toolCallId is the approval request's id.

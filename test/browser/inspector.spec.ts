@@ -6,6 +6,7 @@ import { connectToDaemon } from '../../src/control/index.js';
 import type { CallPage } from '../../src/events/inspector-api.js';
 import { useTempDir, waitForEventAfter } from '../helpers/e2e-world.js';
 import { LIST_ROWS, apiFromPage, attackerResults, filterBy, openFirstCall, openInspector, topRowId, visibleTools } from '../helpers/inspector-page.js';
+import { approveNextHeldCall } from '../helpers/use-demo.js';
 import { useHttpServer } from '../helpers/use-http-server.js';
 
 /** With MEDIAN_DEV_SCREENSHOTS=1 the README's screenshots are written to docs/; else to a temp folder. */
@@ -75,7 +76,9 @@ describe('the browser inspector, in Chromium against the demo', () => {
   });
 
   it('asks before replaying a high-risk call, naming the tool and the input', async () => {
-    const { page } = await openInspector();
+    const { demo, page } = await openInspector();
+    // The demo holds a high-risk call for a teammate (as Median does): approve one so it reaches the route.
+    await approveNextHeldCall(demo);
     const originalId = await openFirstCall(page, 'risk:high');
     await page.click('[data-testid="replay"]');
     await page.waitForSelector('[data-testid="replay-confirm"]');

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { spawnCli, type SpawnedCli } from './cli-harness.js';
+import { runCliInProcess, spawnCli, type SpawnedCli } from './cli-harness.js';
 import { useTempDir } from './e2e-world.js';
 import { useTeardown } from './use-teardown.js';
 
@@ -33,4 +33,22 @@ export async function useDemo(options: { intervalMs?: number } = {}): Promise<De
   const proxy = await cli.waitForEvent((e) => e.event === 'proxy', 30_000);
   await cli.waitForEvent((e) => e.event === 'endpoint' && e.action === 'synced', 30_000);
   return { cli, dataDir, proxyUrl: proxy.url as string, inspectorUrl: inspector.url as string, link: inspector.link as string };
+}
+
+/**
+ * Plays the teammate for the demo's next high-risk call, as a user would: the
+ * demo holds it for approval (Median's `high` risk) and prints the approve
+ * command; that command, run as printed with `as` for `<name>`, lets the
+ * call through. Resolves with the approval id, which is the call's toolCallId.
+ */
+export async function approveNextHeldCall(demo: DemoRun, as = 'A teammate'): Promise<string> {
+  const waiting = await demo.cli.waitForEvent((e) => e.event === 'log' && String(e.message).includes("waits for a teammate's approval"), 60_000);
+  const message = String(waiting.message);
+  const id = /\b(apr_[0-9a-f]{24})\b/.exec(message)?.[1];
+  if (!id) throw new Error(`The demo's approval message names no request id: ${message}`);
+  const words = message.slice(message.indexOf(' emulate approve ') + 1).split(' ');
+  const approved = await runCliInProcess(words.map((w) => (w === '<name>' ? as : w)), { env: {} });
+  if (approved.code !== 0) throw new Error(`emulate approve ${id} failed: ${approved.stderr}`);
+  await demo.cli.waitForEvent((e) => e.event === 'call' && e.toolCallId === id, 30_000);
+  return id;
 }
