@@ -50,10 +50,12 @@ export interface Forwarder {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target: URL, onError: (error: Error) => void): void;
   /**
    * Whether a connection that reached us is one of our own connections to
-   * the target (its remote port is the local port of one of them): the
-   * target is this proxy, and forwarding would loop forever.
+   * the target (its two ends are the two ends of one of them, swapped): the
+   * target is this proxy, and forwarding would loop forever. Both ends, not
+   * the port alone: Linux gives the same local port to connections to
+   * different places, so a caller's port is often one of ours too.
    */
-  isOwnConnection(socket: { remoteAddress?: string | undefined; remotePort?: number | undefined }): boolean;
+  isOwnConnection(socket: SocketEnds): boolean;
   /** Destroys every connection to the target. */
   close(): void;
 }
@@ -96,20 +98,32 @@ export function releaseForwarded(req: IncomingMessage): void {
  */
 const MAX_TARGETS = 4;
 
-/** Loopback addresses a connection from this machine to itself comes from. */
-const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/;
+/** The two ends of a TCP connection, as a socket tells them. */
+interface SocketEnds {
+  localAddress?: string | undefined;
+  localPort?: number | undefined;
+  remoteAddress?: string | undefined;
+  remotePort?: number | undefined;
+}
+
+/** `from→to`, IPv4-mapped IPv6 addresses as IPv4 (a dual-stack server sees 127.0.0.1 as ::ffff:127.0.0.1). */
+function connectionKey(fromAddress: string | undefined, fromPort: number | undefined, toAddress: string | undefined, toPort: number | undefined): string | undefined {
+  if (fromAddress === undefined || fromPort === undefined || toAddress === undefined || toPort === undefined) return undefined;
+  const plain = (address: string) => address.replace(/^::ffff:/i, '');
+  return `${plain(fromAddress)}:${fromPort}→${plain(toAddress)}:${toPort}`;
+}
 
 export function createForwarder(options: ForwarderOptions = {}): Forwarder {
   const idleSocketMs = options.idleSocketMs ?? 4_000;
   const maxSockets = options.maxSockets ?? 256;
-  /** The local ports of our open connections to the target. */
-  const ownPorts = new Set<number>();
+  /** Our open connections to the target, from our end to theirs (connectionKey). */
+  const ownConnections = new Set<string>();
   const track = (socket: Socket): void => {
     const note = () => {
-      const port = socket.localPort;
-      if (port === undefined) return;
-      ownPorts.add(port);
-      socket.once('close', () => ownPorts.delete(port));
+      const key = connectionKey(socket.localAddress, socket.localPort, socket.remoteAddress, socket.remotePort);
+      if (key === undefined) return;
+      ownConnections.add(key);
+      socket.once('close', () => ownConnections.delete(key));
     };
     if (socket.localPort !== undefined) note();
     else socket.once('connect', note);
@@ -165,7 +179,9 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
       proxyFor(target).web(req, DETACHED_RESPONSE);
     },
     isOwnConnection(socket) {
-      return socket.remotePort !== undefined && ownPorts.has(socket.remotePort) && LOOPBACK.test(socket.remoteAddress ?? '');
+      // Seen from our listening side, their end is the remote one.
+      const key = connectionKey(socket.remoteAddress, socket.remotePort, socket.localAddress, socket.localPort);
+      return key !== undefined && ownConnections.has(key);
     },
     upgrade(req, socket, head, target, onError) {
       proxyFor(target).ws(req, socket, head, undefined, (error) => onError(error));
@@ -181,7 +197,7 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
         });
       }
       proxies.clear();
-      ownPorts.clear();
+      ownConnections.clear();
     },
   };
 }
