@@ -132,7 +132,7 @@ async function measureOnce(kind: FaultKind, projectDir: string, sleepMs: number)
     const mark = d.otherEvents().length;
     const from = await inflict(kind, world, d, name, sleepMs);
     const since = (e: DaemonEventLine) => d.otherEvents().indexOf(e) >= mark;
-    const synced = await d.waitForEvent((e) => since(e) && isEvent(e, 'endpoint', { action: 'synced', url }), 30_000);
+    const synced = await d.waitForEvent((e) => since(e) && isEvent(e, 'endpoint', { action: 'synced', url }), 60_000); // a silent death is noticed within 30 s, then reopened and synced
     const after = d.otherEvents().slice(mark);
     const seconds = (e: DaemonEventLine | undefined) => (e ? (Date.parse(e.at as string) - from) / 1000 : null);
     const down = after.find((e) => isEvent(e, 'tunnel', { state: 'down' }));
