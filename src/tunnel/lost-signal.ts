@@ -3,6 +3,8 @@
  * most once, also when it subscribes after it (a microtask later), and
  * nobody hears it after the connection was closed.
  */
+import type { TunnelConnection } from './tunnel-provider.js';
+
 export interface LostSignal {
   onLost(listener: (reason: string) => void): void;
   /** The connection can no longer carry requests; the first reason wins. */
@@ -36,6 +38,27 @@ export function createLostSignal(): LostSignal {
     },
     close() {
       isClosed = true;
+    },
+  };
+}
+
+/**
+ * A TunnelConnection for a provider that cannot count sockets or bytes (the
+ * program providers, ngrok, an attached agent): its URL, its loss signal,
+ * and how it closes. `close()` is idempotent.
+ */
+export function signalledConnection(url: string, lost: LostSignal, close: () => Promise<void>): TunnelConnection {
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    subdomain: undefined,
+    socketCount: () => undefined,
+    bytesReceived: () => undefined,
+    onLost: (listener) => lost.onLost(listener),
+    close() {
+      lost.close();
+      closing ??= close();
+      return closing;
     },
   };
 }

@@ -2,7 +2,7 @@ import { UserError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { getLocalJson } from './local-json.js';
 import { readAgentEndpoints, type AgentEndpoint } from './ngrok-agent-api.js';
-import { createLostSignal } from './lost-signal.js';
+import { createLostSignal, signalledConnection } from './lost-signal.js';
 import { TUNNEL_ERROR_CODES, openAbortedError } from './tunnel-errors.js';
 import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
 
@@ -76,17 +76,7 @@ export function createNgrokAgentProvider(options: NgrokAgentProviderOptions): Tu
         .finally(() => (isLooking = false));
     }, followMs);
     timer.unref();
-    return {
-      url: endpoint.url,
-      subdomain: undefined,
-      socketCount: () => undefined,
-      bytesReceived: () => undefined,
-      onLost: (listener) => lost.onLost(listener),
-      async close() {
-        lost.close();
-        clearInterval(timer);
-      },
-    };
+    return signalledConnection(endpoint.url, lost, async () => clearInterval(timer));
   }
 }
 

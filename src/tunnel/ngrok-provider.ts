@@ -2,7 +2,7 @@ import { silentLogger, type Logger } from '../shared/logger.js';
 import { isMedianDevError } from '../shared/errors.js';
 import { loadNgrokLibrary, type NgrokLibrary, type NgrokListener } from './ngrok-library.js';
 import { missingAuthtokenError, ngrokError, notInstalledError } from './ngrok-errors.js';
-import { createLostSignal, type LostSignal } from './lost-signal.js';
+import { createLostSignal, signalledConnection, type LostSignal } from './lost-signal.js';
 import { openAbortedError, openTimeoutError } from './tunnel-errors.js';
 import type { TunnelConnection, TunnelProvider } from './tunnel-provider.js';
 
@@ -77,16 +77,5 @@ export function createNgrokProvider(options: NgrokProviderOptions): TunnelProvid
 }
 
 function connectionOf(listener: NgrokListener, url: string, lost: LostSignal): TunnelConnection {
-  return {
-    url,
-    subdomain: undefined,
-    socketCount: () => undefined,
-    bytesReceived: () => undefined,
-    onLost: (callback) => lost.onLost(callback),
-    async close() {
-      if (lost.isClosed) return;
-      lost.close();
-      await listener.close().catch(() => undefined);
-    },
-  };
+  return signalledConnection(url, lost, () => listener.close().catch(() => undefined));
 }

@@ -1,5 +1,5 @@
 import type { TunnelProgram } from '../platform/index.js';
-import { createLostSignal } from './lost-signal.js';
+import { createLostSignal, signalledConnection } from './lost-signal.js';
 import type { TunnelConnection } from './tunnel-provider.js';
 
 /**
@@ -11,15 +11,5 @@ import type { TunnelConnection } from './tunnel-provider.js';
 export function programConnection(program: TunnelProgram, url: string, lostMessage: string): TunnelConnection {
   const lost = createLostSignal();
   void program.exited.then((exit) => lost.lose(`${lostMessage} (${exit.signal ?? `code ${exit.code}`})`));
-  return {
-    url,
-    subdomain: undefined,
-    socketCount: () => undefined,
-    bytesReceived: () => undefined,
-    onLost: (listener) => lost.onLost(listener),
-    async close() {
-      lost.close();
-      await program.stop();
-    },
-  };
+  return signalledConnection(url, lost, async () => void (await program.stop()));
 }
