@@ -28,7 +28,13 @@ export async function useTmux(argv: readonly string[], options: { width?: number
   });
   const session = `median-dev-test-${randomUUID().slice(0, 8)}`;
   const env = Object.entries(options.env ?? {}).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
-  await run('tmux', ['new-session', '-d', '-s', session, '-x', String(options.width ?? 160), '-y', String(options.height ?? 40), ...(options.cwd ? ['-c', options.cwd] : []), ...env, ...argv]);
+  // remain-on-exit: a program that ends (prune answered, a command done) leaves its last screen to read;
+  // without it the session closed with it and the next capture-pane found no pane. Set in the same tmux
+  // command as the session, before the program (a node process) can have exited.
+  await run('tmux', [
+    'new-session', '-d', '-s', session, '-x', String(options.width ?? 160), '-y', String(options.height ?? 40), ...(options.cwd ? ['-c', options.cwd] : []), ...env, ...argv,
+    ';', 'set-option', '-t', session, 'remain-on-exit', 'on',
+  ]);
   // The program's pid: the teardown waits for it to be gone, as kill-session only sends it SIGHUP; a
   // program still shutting down (writing its data dir) would race the clean-ups registered before this one.
   const pid = Number((await run('tmux', ['display-message', '-p', '-t', session, '#{pane_pid}']).catch(() => ({ stdout: '' }))).stdout.trim());
