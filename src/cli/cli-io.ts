@@ -1,5 +1,6 @@
 import { safeJson } from '../shared/output-sanitiser.js';
 import type { Writable, Readable } from 'node:stream';
+import type { Clock } from '../shared/clock.js';
 
 /** Everything a command may touch of the outside world, passed in by main.ts. */
 export interface CliIo {
@@ -30,6 +31,8 @@ export interface CliIo {
   terminal?: Writable;
   /** More secrets to mask in everything stdout and stderr get (a command's resolved config). Set by runCli. */
   addSecrets?(secrets: ReadonlyArray<string | undefined>): void;
+  /** The clock a command's waits run on (Median's 8 s diagnostics wait); left out, real time. Tests pass one they drive. */
+  clock?: Clock;
 }
 
 export function useColor(io: CliIo): boolean {

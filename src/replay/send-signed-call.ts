@@ -1,5 +1,6 @@
 import { REPLAY_OF_HEADER, signBody, SIGNATURE_HEADER } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.js';
 
 export interface SignedSendOptions {
   url: string;
@@ -11,6 +12,8 @@ export interface SignedSendOptions {
   /** The record this repeats, for our proxy: its `replayMarker`, made with the proxy's replay key. */
   replayMarker?: string;
   timeoutMs?: number;
+  /** The clock `timeoutMs` runs on (a test drives it); left out, real time. */
+  clock?: Clock;
 }
 
 export interface SignedSendResult {
@@ -31,6 +34,7 @@ export async function sendSignedCall(options: SignedSendOptions): Promise<Signed
   };
   if (options.replayMarker) headers[REPLAY_OF_HEADER] = options.replayMarker;
   const started = performance.now();
+  const timeout = timeoutSignal(options.timeoutMs ?? 30_000, options.clock);
   let response: Response;
   try {
     response = await fetch(options.url, {
@@ -38,16 +42,22 @@ export async function sendSignedCall(options: SignedSendOptions): Promise<Signed
       headers,
       body: options.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      signal: timeout.signal,
     });
   } catch (error) {
     const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    timeout.cancel();
     throw new MedianDevError('route_unreachable', `Could not reach the route at ${options.url} (${reason}).`, {
       hint: 'Is the dev server (or median-dev start) running? Check --target and --route.',
       cause: error,
     });
   }
-  const body = await response.text();
+  let body: string;
+  try {
+    body = await response.text();
+  } finally {
+    timeout.cancel();
+  }
   return {
     status: response.status,
     headers: Object.fromEntries(response.headers.entries()),
@@ -55,4 +65,12 @@ export async function sendSignedCall(options: SignedSendOptions): Promise<Signed
     durationMs: performance.now() - started,
     signedAt,
   };
+}
+
+/** Aborts with a `TimeoutError`, as AbortSignal.timeout does, after `ms` on `clock` (real time without one). */
+function timeoutSignal(ms: number, clock: Clock | undefined): { signal: AbortSignal; cancel(): void } {
+  if (!clock) return { signal: AbortSignal.timeout(ms), cancel: () => undefined };
+  const controller = new AbortController();
+  const timer = clock.setTimer(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms);
+  return { signal: controller.signal, cancel: () => timer.cancel() };
 }

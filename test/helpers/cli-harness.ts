@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { CliIo } from '../../src/cli/cli-io.js';
+import type { Clock } from '../../src/shared/index.js';
 import { isProcessGroupAlive } from '../../src/platform/index.js';
 import { useTeardown } from './use-teardown.js';
 
@@ -27,6 +28,8 @@ export async function runCliInProcess(
      * the last answer gets an empty line (Enter).
      */
     answers?: string[];
+    /** The clock the command's waits run on (test/helpers/manual-clock.ts). */
+    clock?: Clock;
   } = {},
 ): Promise<InProcessRun> {
   const stdout = new PassThrough();
@@ -54,6 +57,7 @@ export async function runCliInProcess(
     exit: (code) => {
       throw new Error(`exit(${code}) called in-process`);
     },
+    ...(options.clock ? { clock: options.clock } : {}),
   };
   const code = await runCli(argv, io);
   return { code, stdout: out, stderr: err };

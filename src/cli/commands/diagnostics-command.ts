@@ -3,6 +3,7 @@ import { withRecordedPath } from '../../daemon/index.js';
 import { sendSignedCall } from '../../replay/index.js';
 import { isMedianDevError, MedianDevError } from '../../shared/errors.js';
 import { safeText } from '../../shared/output-sanitiser.js';
+import { systemClock } from '../../shared/clock.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { createOutputMasker } from '../output-masker.js';
@@ -19,18 +20,19 @@ const BODY = '{"op":"diagnostics"}';
 export async function runDiagnostics(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);
   const secret = requireSecret(config, 'A diagnostics request');
-  const started = performance.now();
+  const clock = io.clock ?? systemClock;
+  const started = clock.now();
   let facts: AnswerFacts;
   try {
     const { value: answer } = await withRecordedPath(config, ({ routeUrl }) =>
-      sendSignedCall({ url: routeUrl, body: BODY, secret, timeoutMs: MEDIAN_DIAGNOSTICS_LIMITS.timeoutMs }),
+      sendSignedCall({ url: routeUrl, body: BODY, secret, timeoutMs: MEDIAN_DIAGNOSTICS_LIMITS.timeoutMs, clock }),
     );
     facts = { status: answer.status, headers: answer.headers, body: answer.body, durationMs: answer.durationMs };
   } catch (error) {
     // Median gives up after 8 s: a route that took longer gave it nothing.
     const cause = isMedianDevError(error) ? (error.cause as { name?: string } | undefined) : undefined;
     if (cause?.name !== 'TimeoutError') throw error;
-    facts = { status: null, headers: {}, body: null, durationMs: performance.now() - started, failure: 'timeout' };
+    facts = { status: null, headers: {}, body: null, durationMs: clock.now() - started, failure: 'timeout' };
   }
   const mask = createOutputMasker(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret }));
   const verdict = mask.value(judgeAnswer(facts, MEDIAN_DIAGNOSTICS_LIMITS));
