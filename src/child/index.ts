@@ -1,3 +1,5 @@
+// src/child: the dev server as a child process: start, output, restart, stop, orphan reaping.
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 export {
   type ChildProcessOptions,
   type ChildState,

@@ -1,3 +1,5 @@
+// src/config: flags' defaults, env files (reading and writing MEDIAN_TOOLS_URL), project state.
+// Layer: the core layer. May import: src/shared, src/platform.
 export { DEFAULTS, RESTART_ON_URL_CHANGE, TUNNEL_PROVIDERS, type RestartOnUrlChange, type TunnelProviderName } from './defaults.js';
 export { readEnvFile } from './env-file-reader.js';
 export { dataDirError, dataDirModeNote } from './data-dir-errors.js';

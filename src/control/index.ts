@@ -1,4 +1,5 @@
-// The public face of src/control: the daemon's control channel (WebSocket on 127.0.0.1).
+// src/control: the daemon's control channel (WebSocket on 127.0.0.1) for second terminals and the TUI.
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 export { startControlServer, type ControlServer, type ControlServerOptions } from './control-server.js';
 export {
   connectControl,

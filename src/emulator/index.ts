@@ -1,4 +1,5 @@
-// The public face of src/emulator: the Median cloud on loopback (SPEC §3).
+// src/emulator: the Median cloud on loopback.
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 export { startEmulator, type Emulator, type EmulatorOptions } from './start-emulator.js';
 export { generateMedianKey } from './key-ring.js';
 export { DEFAULT_EMULATOR_LIMITS, type EmulatorLimits } from './emulator-limits.js';

@@ -1,3 +1,5 @@
+// src/inspector: the browser inspector's page (state, reducer, views), bundled by Vite into dist/inspector; a program of its own that talks to src/inspector-server over HTTP.
+// Layer: the inspector page. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform (and no Node module: it runs in the browser).
 import './styles.css';
 import { createController } from './controller.js';
 import { el, setText } from './dom.js';

@@ -1,4 +1,5 @@
-// The public face of src/median: the protocol in one place.
+// src/median: the protocol in one place: signing, manifest and sync rules, verdicts, the response diff, the Median API client.
+// Layer: the core layer. May import: src/shared, src/platform.
 export * from './key.js';
 export * from './signature.js';
 export * from './protocol.js';

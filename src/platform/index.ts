@@ -1,3 +1,5 @@
+// src/platform: what differs between macOS, Linux and Windows: processes, signals, executables on PATH, browsers, file modes.
+// Layer: the base layer. May import: src/shared.
 export { killProcessTreeNow } from './process-signals.js';
 export { type SystemCalls, realSystemCalls, withSystemCalls } from './system-calls.js';
 export { type SpawnCommandSpec, spawnCommandSpec, describeCommand } from './spawn-command.js';

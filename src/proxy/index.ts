@@ -1,4 +1,5 @@
-// The public face of src/proxy: the recording reverse proxy.
+// src/proxy: the recording reverse proxy in front of the dev server.
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 export {
   startRecordingProxy,
   DEFAULT_PROXY_LIMITS,

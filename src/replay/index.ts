@@ -1,3 +1,5 @@
+// src/replay: replaying a recorded call, signed anew, and comparing the answers.
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // The response diff is the median layer's (src/median/response-diff.ts): the replay, the inspector and `test` share it.
 export { diffResponses, diffLines, type ResponseDiff, type DiffLine } from '../median/index.js';
 export {

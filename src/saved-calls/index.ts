@@ -1,6 +1,6 @@
-// The public face of src/saved-calls: recorded calls kept as files and run as regression tests
-// (`calls save`, `median-dev test`). A part: it imports core and base only; the CLI wires the store,
-// the sender and the HAR writer in.
+// src/saved-calls: recorded calls kept as files and run as regression tests (`calls save`, `median-dev test`).
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
+// The CLI wires the store, the sender and the HAR writer in.
 export { SAVED_CALL_FORMAT, serializeSavedCall, parseSavedCall, type SavedCall, type SavedCallExpectation, type LoadedSavedCall } from './saved-call.js';
 export { savedCallFromRecord, checkSavedName, defaultSavedName, VISITOR_PLACEHOLDERS, type SaveOptions } from './save-from-record.js';
 export { findNoise, withIgnored, IGNORED } from './ignore-paths.js';

@@ -1,3 +1,5 @@
+// src/shared: below everything: error codes, errors, the clock, the health check, logging, bounded JSON.
+// Layer: the base layer. May import: nothing of src/ (Node and its own files only).
 export { MedianDevError, UserError, isMedianDevError, errorCode, codeOf } from './errors.js';
 export { type ErrorCode, type OwnErrorCode, type MedianErrorCode, receivedErrorCode, isKnownErrorCode } from './error-codes.js';
 export { type Logger, silentLogger } from './logger.js';

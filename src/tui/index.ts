@@ -1,4 +1,5 @@
-// The public face of src/tui: the terminal UI for live tool calls.
+// src/tui: the terminal UI for live tool calls (state, reducer, frames, a blessed screen).
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 export {
   reduce,
   initialState,

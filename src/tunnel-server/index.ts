@@ -1,4 +1,5 @@
-// The public face of src/tunnel-server: a loopback localtunnel-compatible server.
+// src/tunnel-server: a loopback localtunnel-compatible server (tests, the demo, `emulate --with-tunnel-server`).
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 export {
   startTunnelServer,
   type TunnelServer,

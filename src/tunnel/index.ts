@@ -1,4 +1,5 @@
-// The public face of src/tunnel: opening and keeping the public tunnel to the proxy.
+// src/tunnel: opening and keeping the public tunnel to the proxy (every provider behind one interface: timeouts, backoff, liveness).
+// Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 export type { TunnelProvider, TunnelConnection, TunnelOpenRequest, LocaltunnelProviderOptions } from './tunnel-provider.js';
 export { createLocaltunnelProvider } from './localtunnel-client.js';
 export { createNoTunnelProvider } from './no-tunnel-provider.js';

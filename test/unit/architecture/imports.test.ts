@@ -75,6 +75,33 @@ describe('the import rules of src/', () => {
   });
 });
 
+/** The areas a file of `area` may import (besides its own), as the layers allow. */
+function importableFrom(area: string): string[] {
+  const layer = layerOf(area)!;
+  if (layer.name === 'base') return area === 'platform' ? ['shared'] : [];
+  const below = layer.mayImport.flatMap((name) => LAYERS.find((l) => l.name === name)!.areas);
+  return layer.name === 'core' ? [...(CORE_ORDER[area] ?? []), ...below] : below;
+}
+
+describe('each folder says what it is for and what it may import', () => {
+  for (const area of LAYERS.flatMap((layer) => layer.areas)) {
+    it(`src/${area}`, () => {
+      // The folder's public face (index.ts), or its program's entry where it has none.
+      let text: string;
+      try {
+        text = readFileSync(join(ROOT, 'src', area, 'index.ts'), 'utf8');
+      } catch {
+        text = readFileSync(join(ROOT, 'src', area, 'main.ts'), 'utf8');
+      }
+      const opening = text.replace(/^#!.*\n/, '').split('\n');
+      expect(opening[0]).toMatch(new RegExp(`^// src/${area}: \\S`));
+      const allowed = importableFrom(area);
+      const says = allowed.length > 0 ? allowed.map((a) => `src/${a}`).join(', ') : 'nothing of src/';
+      expect(opening[1]).toContain(`May import: ${says}`);
+    });
+  }
+});
+
 describe('the checks themselves', () => {
   const graphOf = (imports: Record<string, string[]>): ImportGraph => ({ files: Object.keys(imports), imports: new Map(Object.entries(imports)) });
 
