@@ -172,6 +172,20 @@ export interface ClassifiedRequest {
   partial?: { tool?: string; toolCallId?: string; conversationId?: string; risk?: Risk };
 }
 
+/**
+ * A body too deep to read as a call (parseJsonBody refused it) may still be
+ * one: `JSON.parse` itself takes any depth, and partialToolCall reads only
+ * its top-level strings, so its record keeps the toolCallId it was sent with
+ * (found by `show <toolCallId>`, its replay matched to it).
+ */
+function topLevelOf(body: Uint8Array | string): unknown {
+  try {
+    return JSON.parse(bodyText(body)) as unknown;
+  } catch {
+    return undefined; // not JSON at all: nothing to read
+  }
+}
+
 function partialToolCall(json: unknown): ClassifiedRequest['partial'] {
   if (!isObject(json)) return {};
   const context = isObject(json['context']) ? json['context'] : {};
@@ -207,7 +221,7 @@ export function classifyRequest(method: string, headers: HeaderMap, body: Uint8A
     const value = parsed.ok ? parsed.value : undefined;
     const call = parseToolCall(value);
     if (call.ok) return { kind: 'tool-call', toolCall: call.value };
-    return { kind: 'tool-call', problem: { code: call.code, message: call.message }, partial: partialToolCall(value) };
+    return { kind: 'tool-call', problem: { code: call.code, message: call.message }, partial: partialToolCall(parsed.ok ? value : topLevelOf(body)) };
   } catch {
     // Unreachable in practice (everything above is guarded); a request we
     // cannot read is an invalid body.

@@ -1,5 +1,6 @@
 import { recordedToolCall, type CallRecord, type Visitor } from '../median/index.js';
 import { UserError } from '../shared/errors.js';
+import { MAX_JSON_DEPTH, isJsonTooDeep, parseBoundedJson } from '../shared/safe-json.js';
 import { SAVED_CALL_FORMAT, type SavedCall, type SavedCallExpectation } from './saved-call.js';
 
 export interface SaveOptions {
@@ -74,7 +75,8 @@ function expectationOf(record: CallRecord): SavedCallExpectation {
   if (!response) return expectation;
   if (response.truncated) return { ...expectation, isBodyCut: true };
   try {
-    return { ...expectation, body: JSON.parse(response.body) as unknown };
+    // An answer too deep to write back as JSON is kept as its text.
+    return { ...expectation, body: parseBoundedJson(response.body) };
   } catch {
     return { ...expectation, bodyText: response.body };
   }
@@ -94,6 +96,12 @@ export function savedCallFromRecord(record: CallRecord, options: SaveOptions = {
       throw new UserError('replay_body_truncated', `${parsed.message}, so it cannot be saved whole.`, { hint: 'Send a smaller call with `median-dev call <tool> --input …` and save that one.' });
     }
     throw new UserError('not_a_tool_call', `${parsed.message}, so it cannot be saved as a test.`, parsed.problem === 'kind' ? { hint: 'Pick a tool call from `median-dev calls`.' } : {});
+  }
+  // The file is written as sorted, indented JSON (a recursive walk): a call nested past what any reader walks is refused, not half-written.
+  if (isJsonTooDeep(record.request.body)) {
+    throw new UserError('saved_call_too_deep', `The recorded call nests deeper than ${MAX_JSON_DEPTH} levels, so it cannot be saved as a test.`, {
+      hint: 'Send a call with a shallower input with `median-dev call <tool> --input …` and save that one.',
+    });
   }
   const call = parsed.value;
   const keepVisitor = options.keepVisitor === true;

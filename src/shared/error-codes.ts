@@ -204,6 +204,7 @@ const OWN_CODES = [
   'invalid_saved_name',
   'saved_call_exists',
   'saved_call_write_failed',
+  'saved_call_too_deep',
   'no_saved_calls',
   'invalid_har',
   'production_target',

@@ -5,10 +5,9 @@ import { renderFrame } from '../../src/tui/render-frame.js';
 import { runCliInProcess } from '../helpers/cli-harness.js';
 import { isEvent, useE2eWorld } from '../helpers/e2e-world.js';
 import { makeRecord, makeSnapshot } from '../helpers/record-fixtures.js';
-import { requestVia } from '../helpers/use-tunnel-server.js';
+import { deepToolCallBody, sendDeepCall } from '../helpers/deep-call.js';
 
-const DEPTH = 200_000;
-const DEEP_BODY = `{"tool":"orderStatus","toolCallId":"call_deep","input":{"orderNumber":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}},"context":{"conversationId":"conv_deep","risk":"low","visitor":{"verified":false}}}`;
+const DEEP_BODY = deepToolCallBody();
 
 /**
  * One request from the internet whose input nests 200,000 arrays deep. JSON.parse
@@ -21,11 +20,10 @@ describe('a tool call nested 200,000 deep', () => {
     const world = await useE2eWorld();
     const daemon = world.start();
     await daemon.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
-    const publicHost = new URL(daemon.events().find((e) => isEvent(e, 'tunnel', { state: 'open' }))!.url as string).host;
     const proxy = daemon.events().find((e) => isEvent(e, 'proxy'))!.url as string;
     const cli = (args: string[]) => runCliInProcess([...args, '--data-dir', world.dataDir, '--env', world.envFile], { cwd: world.projectDir, env: {} });
 
-    const sent = await requestVia(world.tunnelServer, publicHost, { method: 'POST', path: '/api/median', headers: { 'content-type': 'application/json' }, body: DEEP_BODY });
+    const sent = await sendDeepCall(world, daemon);
     expect(sent.status).toBe(401);
     const record = await vi.waitFor(
       async () => {

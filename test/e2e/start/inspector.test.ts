@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CallPage, InspectorStatus } from '../../../src/events/inspector-api.js';
 import type { CallRecord } from '../../../src/median/index.js';
-import { INSPECTOR_SESSION_HEADER } from '../../../src/shared/index.js';
 import { spawnCli } from '../../helpers/cli-harness.js';
 import { spendLink } from '../../helpers/spend-link.js';
+import { browserSession } from '../../helpers/inspector-session.js';
 import { isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
-
-/** A browser's session: the page the link opens spends its token (a POST from its own origin) and sends the session header. */
-async function browserSession(link: string) {
-  const url = new URL(link);
-  const origin = url.origin;
-  const first = await spendLink(link);
-  expect(first.status).toBe(200);
-  const headers = { [INSPECTOR_SESSION_HEADER]: ((await first.json()) as { session: string }).session };
-  return {
-    origin,
-    get: async <T>(path: string): Promise<T> => {
-      const res = await fetch(`${origin}${path}`, { headers });
-      expect(res.status, path).toBe(200);
-      return (await res.json()) as T;
-    },
-    post: (path: string, body: unknown) => fetch(`${origin}${path}`, { method: 'POST', headers: { ...headers, origin, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  };
-}
 
 describe('median-dev start: the browser inspector', () => {
   it('prints its URL once with a one-time link, lists calls, replays one, and `inspect` makes a fresh link', async () => {
