@@ -53,6 +53,8 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
       }
       return `${label(style, 'heal')}${style.yellow(event.state)} → ${event.url}${style.dim(`  (${HEAL_STEPS[event.state]})${resumed}`)}`;
     }
+    case 'emulator-approvals':
+      return emulatorApprovalsLine(event, style);
     case 'local-only':
       return `${label(style, 'tunnel')}${style.yellow('not open yet')}: ${event.message}`;
     case 'endpoint': {
@@ -108,4 +110,11 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
       return never;
     }
   }
+}
+
+/** The emulator's held calls changed: what waits now (the TUI and the inspector can approve them). */
+function emulatorApprovalsLine(event: Extract<DaemonEvent, { event: 'emulator-approvals' }>, style: Style): string {
+  if (event.approvals.length === 0) return `${label(style, 'emulator')}no call waits for approval`;
+  const held = event.approvals.map((a) => `${a.id} ${a.tool} (risk ${a.risk})`).join(', ');
+  return `${label(style, 'emulator')}${style.yellow(`${event.approvals.length} held for approval`)}: ${held}`;
 }

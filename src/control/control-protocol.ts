@@ -47,6 +47,7 @@ const COMMAND_NAMES: Record<ControlCommand['command'], true> = {
   'simulate-hostname-change': true,
   clear: true,
   'inspector-link': true,
+  'emulator-decision': true,
 };
 
 /** Reads a client frame; never throws. */
@@ -81,6 +82,7 @@ export function parseCommandFrame(text: string): ParsedCommandFrame {
 }
 
 function commandProblem(command: Record<string, unknown>): string | undefined {
+  if (command.command === 'emulator-decision') return decisionProblem(command);
   if (command.command !== 'replay') return undefined;
   if (typeof command.toolCallId !== 'string' || command.toolCallId === '') {
     return 'replay needs a `toolCallId` string.';
@@ -91,6 +93,13 @@ function commandProblem(command: Record<string, unknown>): string | undefined {
   if (command.atOffsetMs !== undefined && !Number.isFinite(command.atOffsetMs)) {
     return "replay's `atOffsetMs` must be a finite number.";
   }
+  return undefined;
+}
+
+function decisionProblem(command: Record<string, unknown>): string | undefined {
+  if (typeof command.id !== 'string' || command.id === '') return 'emulator-decision needs the approval request\'s `id` (apr_…).';
+  if (command.decision !== 'approve' && command.decision !== 'deny') return 'emulator-decision\'s `decision` is "approve" or "deny".';
+  if (command.as !== undefined && (typeof command.as !== 'string' || command.as === '')) return 'emulator-decision\'s `as` is a name.';
   return undefined;
 }
 

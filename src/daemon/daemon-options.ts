@@ -1,6 +1,7 @@
 import type { StartConfig } from '../config/index.js';
 import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
+import type { Clock } from '../shared/clock.js';
 import type { TunnelTuning } from './tunnel-keeper.js';
 
 export interface DaemonOptions {
@@ -24,7 +25,11 @@ export interface DaemonOptions {
     callTimeoutMs: number;
     /** The longest wait between two looks at a dev server that did not answer (default 30 s). */
     routeRecheckMaxMs: number;
+    /** How often the emulator's held approvals are asked for (default 1.5 s). */
+    approvalPollMs: number;
   }>;
+  /** The clock the emulator's approvals watch polls on (tests drive it); real time when left out. */
+  clock?: Clock;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;
 }

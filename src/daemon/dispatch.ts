@@ -26,6 +26,8 @@ export interface DispatchParts {
   replay(command: Extract<ControlCommand, { command: 'replay' }>): Promise<unknown>;
   sendDiagnostics(): Promise<unknown>;
   simulateHostnameChange(): Promise<void>;
+  /** Approves or denies a call the built-in emulator holds (`not_emulator` for a real Median). */
+  decideEmulatorApproval(command: Extract<ControlCommand, { command: 'emulator-decision' }>): Promise<unknown>;
   clearRecords(): void;
   /** A fresh one-time inspector link; throws `inspector_off` when the daemon serves none. */
   inspectorLink(): { url: string; link: string };
@@ -176,6 +178,8 @@ export function createDispatch(parts: DispatchParts): Dispatch {
         return { cleared: true };
       case 'inspector-link':
         return parts.inspectorLink();
+      case 'emulator-decision': // not queued: the approved call goes through the tunnel and the proxy as Median's would
+        return parts.decideEmulatorApproval(command);
       default: {
         const never: never = command;
         throw new MedianDevError('unknown_command', `Unknown control command ${JSON.stringify(never)}.`);

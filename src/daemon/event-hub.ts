@@ -105,6 +105,9 @@ export function createEventHub(base: {
         if (lines.length > SNAPSHOT_OUTPUT_LINES) lines.splice(0, lines.length - SNAPSHOT_OUTPUT_LINES);
         break;
       }
+      case 'emulator-approvals':
+        state.emulatorApprovals = event.approvals;
+        break;
       case 'recording':
       case 'log':
       case 'local-only':

@@ -3,6 +3,8 @@ import type { Logger } from '../shared/logger.js';
 /** How each running part closes; a part not started (yet) has none. */
 export interface RunningParts {
   tunnel?: () => Promise<void>;
+  /** The watch on the emulator's held approvals. */
+  approvals?: () => Promise<void>;
   watcher?: () => Promise<void>;
   queue?: () => Promise<void>;
   child?: () => Promise<void>;
@@ -19,6 +21,7 @@ export interface RunningParts {
 /** The order parts close in: nothing new comes in, the running task ends, then the rest in reverse order of need. */
 const CLOSE_ORDER: ReadonlyArray<[keyof RunningParts, string]> = [
   ['tunnel', 'tunnel'],
+  ['approvals', "emulator's approvals watch"],
   ['watcher', 'file watcher'],
   ['queue', 'task queue'],
   ['child', 'dev server'],

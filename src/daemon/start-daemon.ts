@@ -11,6 +11,7 @@ import type { Daemon, DaemonOptions } from './daemon-options.js';
 import { startDaemonInspector } from './daemon-inspector.js';
 import type { InspectorServer } from '../inspector-server/index.js';
 import { buildDaemonContext, type DaemonContext } from './daemon-context.js';
+import { startEmulatorApprovals, type EmulatorApprovals } from './emulator-approvals.js';
 import { wireDispatch, type CallPath, type LaterParts, type WiredDispatch } from './wire-dispatch.js';
 
 export type { Daemon, DaemonOptions };
@@ -36,6 +37,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await rememberProjectState(ctx, calls.proxy.url);
     const later: LaterParts = {};
     const wired = wireDispatch(ctx, calls, later);
+    later.approvals = startApprovalsWatch(ctx, wired);
     await startWatcher(ctx, wired);
     await startControl(ctx, calls, wired);
     later.inspector = await startInspector(ctx, wired);
@@ -139,6 +141,20 @@ async function startInspector(ctx: DaemonContext, { handleCommand, keys, routeTh
   const server = await startDaemonInspector({ config, version: ctx.options.version, store, hub, handleCommand, secret: () => secretFor(keys.key()), routeThroughProxy, masker, logger });
   if (server) ctx.running.inspector = () => server.close();
   return server;
+}
+
+/** The emulator's held approvals (only when the Median API is median-dev's emulator): the TUI's and the inspector's approve/deny. */
+function startApprovalsWatch(ctx: DaemonContext, { keys }: WiredDispatch): EmulatorApprovals {
+  const approvals = startEmulatorApprovals({
+    apiUrl: ctx.config.medianApi,
+    key: () => keys.key(),
+    ...(ctx.options.clock ? { clock: ctx.options.clock } : {}),
+    ...(ctx.timing.approvalPollMs ? { intervalMs: ctx.timing.approvalPollMs } : {}),
+    emit: ctx.emit,
+    logger: ctx.logger,
+  });
+  ctx.running.approvals = () => approvals.close();
+  return approvals;
 }
 
 /**

@@ -17,6 +17,7 @@ import { createTargetWatch } from './target-watch.js';
 import { createToolsUrlWriter } from './tools-url-writer.js';
 import type { TunnelKeeper } from './tunnel-keeper.js';
 import { inspectorLinkOf } from './daemon-inspector.js';
+import type { EmulatorApprovals } from './emulator-approvals.js';
 import type { DaemonContext } from './daemon-context.js';
 
 /** What carries calls in: the recorder and the proxy in front of the dev server. */
@@ -29,6 +30,7 @@ export interface CallPath {
 export interface LaterParts {
   tunnel?: TunnelKeeper | undefined;
   inspector?: InspectorServer | undefined;
+  approvals?: EmulatorApprovals | undefined;
 }
 
 export interface WiredDispatch {
@@ -94,6 +96,10 @@ export function wireDispatch(ctx: DaemonContext, { recorder, proxy }: CallPath, 
     async simulateHostnameChange() {
       if (!later.tunnel) throw new MedianDevError('tunnel_not_started', 'The tunnel has not started yet; try again in a moment.');
       await later.tunnel.simulateHostnameChange();
+    },
+    decideEmulatorApproval(command) {
+      if (!later.approvals) throw new MedianDevError('internal_error', 'The emulator approvals watch starts with the dispatch, and it has not.');
+      return later.approvals.decide(command.id, command.decision, command.as);
     },
     clearRecords: () => hub.clearRecords(),
     inspectorLink: () => inspectorLinkOf(later.inspector),

@@ -87,7 +87,26 @@ export type DaemonEvent =
   | { event: 'log'; at: string; level: 'info' | 'warn'; message: string }
   /** The MEDIAN_KEY in use changed (a rotation in the env file): its fingerprint (null: none now) and where it came from. */
   | { event: 'key'; at: string; fingerprint: string | null; source: string | null }
-  | { event: 'error'; at: string; code: ErrorCode; message: string; hint?: string };
+  | { event: 'error'; at: string; code: ErrorCode; message: string; hint?: string }
+  /** The built-in emulator's calls held for a decision, whenever that list changed (never sent for a real Median). */
+  | { event: 'emulator-approvals'; at: string; approvals: EmulatorApproval[] };
+
+/**
+ * A `reviewed` or `high` call median-dev's own emulator holds for a decision
+ * (`GET /v1/emulator/approvals?state=pending`). A real Median's approvals are
+ * decided in Median, never here.
+ */
+export interface EmulatorApproval {
+  /** The approval request's id (`apr_…`): the call's `toolCallId` once it runs. */
+  id: string;
+  tool: string;
+  risk: string;
+  input: Record<string, unknown>;
+  conversationId: string;
+  requestedAt: string;
+  /** Whose decision it waits for. */
+  waitingFor?: 'reviewer' | 'teammate';
+}
 
 export type DaemonEventName = DaemonEvent['event'];
 
@@ -132,6 +151,8 @@ export interface DaemonSnapshot {
   devServerOutput?: string[];
   /** The file in the data dir that holds its whole output. */
   devServerLog?: string;
+  /** Calls the built-in emulator holds for a decision, oldest first; absent when the API is not the emulator. */
+  emulatorApprovals?: EmulatorApproval[];
 }
 
 /**
@@ -152,4 +173,20 @@ export type ControlCommand =
   | { command: 'simulate-hostname-change' }
   | { command: 'clear' }
   /** A fresh one-time inspector link (`median-dev inspect`). */
-  | { command: 'inspector-link' };
+  | { command: 'inspector-link' }
+  /** Approve or deny a call the built-in emulator holds (`as`: the teammate's name, the call's `approvedBy`). */
+  | { command: 'emulator-decision'; id: string; decision: 'approve' | 'deny'; as?: string };
+
+/** What the daemon answers to `emulator-decision`: the decision, and for an approval how its run went. */
+export interface EmulatorDecisionAnswer {
+  id: string;
+  decision: 'approve' | 'deny';
+  tool: string;
+  /** Who decided (the call's `approvedBy` once approved). */
+  by: string;
+  /** Approved: the route's HTTP status (null: no answer, or the run never reached it). */
+  status?: number | null;
+  verdict?: string;
+  /** Approved and failed before or at the route: what the thread shows (`<tool> did not run: …`). */
+  didNotRun?: string;
+}

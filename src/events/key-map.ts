@@ -23,6 +23,9 @@ export type KeyAction =
   | 'save-call'
   | 'sync'
   | 'diagnostics'
+  | 'approve-held'
+  | 'deny-held'
+  | 'next-held'
   | 'restart-dev-server'
   | 'dev-server-output'
   | 'hostname-change'
@@ -80,6 +83,14 @@ export const KEY_MAP: readonly KeyBinding[] = [
   { action: 'save-call', keys: ['t'], help: 'save the selected call as a test (median-calls/, run by median-dev test)' },
   { action: 'sync', keys: ['s'], help: 'ask Median to sync the endpoint', footer: 'sync' },
   { action: 'diagnostics', keys: ['d'], help: 'send a diagnostics call', footer: 'diagnostics', isCallSender: true },
+  {
+    action: 'approve-held',
+    keys: ['a'],
+    help: "(median-dev's emulator only) approve the held call the header shows: it runs at the route",
+    isCallSender: true,
+  },
+  { action: 'deny-held', keys: ['D'], help: '(emulator) deny it: nothing is sent, the agent is told no' },
+  { action: 'next-held', keys: ['tab'], help: '(emulator) the next held call' },
 ];
 
 const BY_KEY = new Map<string, KeyBinding>(KEY_MAP.flatMap((binding) => binding.keys.map((key) => [key, binding] as const)));

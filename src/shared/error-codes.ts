@@ -181,6 +181,7 @@ const OWN_CODES = [
   // emulator
   'emulator_listen_failed',
   'emulator_not_running',
+  'not_emulator',
   'conversation_not_found',
   'conversation_ended',
   'invalid_tunnel_domain',

@@ -2,6 +2,7 @@ import type { CallRecord } from '../median/index.js';
 import type { ControlCommand } from '../events/index.js';
 import { requestReplay } from './key-reducer.js';
 import { withFlash } from './selection.js';
+import { describeDecision } from './held-approvals.js';
 import type { CommandError, TuiResult } from './tui-actions.js';
 import type { ReplayCommand, TuiState } from './tui-state.js';
 
@@ -47,6 +48,8 @@ function describeResult(command: ControlCommand, result: unknown): string {
       return 'Cleared.';
     case 'inspector-link':
       return `Open the inspector: ${(result as { link?: string } | null)?.link ?? '?'}`;
+    case 'emulator-decision':
+      return describeDecision(facts);
     default: {
       const never: never = command;
       return String(never);

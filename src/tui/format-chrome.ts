@@ -1,7 +1,8 @@
 import { KEY_MAP, bindingOf, isDevServerLocalOnly, keyHelpRows, keyLabel } from '../events/index.js';
 import { unsignedOriginalReason } from '../median/index.js';
 import { plainText, seg, wrapText, wrapWords, type Color, type StyledLine } from './styled-text.js';
-import { flashLines, rowCount, type TuiState } from './tui-state.js';
+import { flashLines, rowCount, selectedHeld, type TuiState } from './tui-state.js';
+import { heldLabel } from './held-approvals.js';
 
 const TUNNEL_COLORS: Record<TuiState['daemon']['tunnel']['state'], Color> = {
   open: 'green',
@@ -39,6 +40,12 @@ export function headerLines(state: TuiState): StyledLine[] {
   }
 
   const second: StyledLine = [];
+  const held = selectedHeld(state);
+  if (held) {
+    // median-dev's emulator holds a call: first on the line, so a narrow screen still shows it.
+    const more = state.held.length > 1 ? ` (${state.heldIndex + 1} of ${state.held.length}, ${keyLabel('next-held')} next)` : '';
+    second.push(seg(`⏸ emulator holds ${heldLabel(held)}`, 'yellow', { bold: true }), seg(` ${keyLabel('approve-held')} approve · ${keyLabel('deny-held')} deny${more}`, 'gray'), SEPARATOR);
+  }
   const { endpoint, child, heal } = daemon;
   if (heal) {
     // The endpoint still points at the old URL: say where the heal is, never the old "synced".

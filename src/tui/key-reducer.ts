@@ -3,6 +3,7 @@ import { actionOfKey, keyLabel } from '../events/index.js';
 import { formatCurl } from './curl-command.js';
 import { openDevOutput } from './dev-output.js';
 import { overlayView } from './overlay-view.js';
+import { heldKey } from './held-approvals.js';
 import { editableInputOf } from './format-detail.js';
 import { buildFilteredView, parseFilter } from './record-filter.js';
 import { keepSelectionIfShown, relayout, scrollDetail, selectRow, withFlash } from './selection.js';
@@ -219,6 +220,10 @@ function commandKey(state: TuiState, key: TuiKey): TuiResult {
       return none(openDevOutput(state));
     case 'quit':
       return withEffect(withFlash(state, 'Quitting…'), { type: 'quit' });
+    case 'approve-held':
+    case 'deny-held':
+    case 'next-held':
+      return heldKey(state, action);
     case 'select-newer':
     case 'select-older':
     case 'page-newer':

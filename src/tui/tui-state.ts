@@ -1,5 +1,5 @@
 import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonSnapshot, HealUnderWay } from '../events/index.js';
+import type { ControlCommand, DaemonSnapshot, EmulatorApproval, HealUnderWay } from '../events/index.js';
 import { matchPosition, type FilteredView } from './record-filter.js';
 import { RecordList } from './record-list.js';
 import { truncate, wrapWords } from './styled-text.js';
@@ -72,6 +72,10 @@ export interface TuiState {
   /** `top`: the first list row drawn (row 0 = newest); `height`: rows drawn. */
   viewport: { top: number; height: number };
   detailScroll: number;
+  /** Calls median-dev's emulator holds for a decision (never a real Median's), oldest first. */
+  held: EmulatorApproval[];
+  /** The held call the header shows and the approve/deny keys act on. */
+  heldIndex: number;
 }
 
 export interface Box {
@@ -177,6 +181,8 @@ export function initialState(options: { isDemo?: boolean; helpNote?: string | un
     flash,
     viewport: { top: 0, height: layoutOf(width, height, 'list', footerHeight).listRows },
     detailScroll: 0,
+    held: [],
+    heldIndex: 0,
   };
 }
 
@@ -246,4 +252,9 @@ export function viewportShowing(state: TuiState, row: number | undefined): TuiSt
   }
   top = Math.max(0, Math.min(top, maxTop));
   return top === state.viewport.top ? state.viewport : { top, height };
+}
+
+/** The emulator's held call the approve/deny keys act on, if any. */
+export function selectedHeld(state: Pick<TuiState, 'held' | 'heldIndex'>): EmulatorApproval | undefined {
+  return state.held[Math.min(state.heldIndex, state.held.length - 1)];
 }

@@ -3,6 +3,7 @@ import { keyLabel, type DaemonEvent, type DaemonSnapshot } from '../events/index
 import { OWNER_LABELS } from '../shared/index.js';
 import { commandResult, inputEdited } from './command-results.js';
 import { appendDevOutput, openDevOutput } from './dev-output.js';
+import { applyHeld } from './held-approvals.js';
 import { reduceKey } from './key-reducer.js';
 import { buildFilteredView, extendFilteredView, recordMatches } from './record-filter.js';
 import { RecordList } from './record-list.js';
@@ -86,7 +87,7 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
     selection: index ?? 'follow',
     detailScroll: index === undefined ? 0 : state.detailScroll,
   };
-  return relayout(keepSelectionIfShown(next));
+  return relayout(keepSelectionIfShown(applyHeld(next, snapshot.emulatorApprovals ?? state.held, false)));
 }
 
 /** A record for a call event that came without one (only its summary is known). */
@@ -196,6 +197,8 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
       return { ...state, daemon: { ...daemon, inspectorUrl: event.url } };
     case 'output':
       return appendDevOutput(state, [event.line]);
+    case 'emulator-approvals':
+      return applyHeld(state, event.approvals, true);
     default: {
       const never: never = event;
       return never;

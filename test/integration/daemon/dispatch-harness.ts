@@ -197,6 +197,10 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
     },
     sendDiagnostics: async () => ({ status: 200 }),
     simulateHostnameChange: async () => void steps.push('simulate-hostname-change'),
+    decideEmulatorApproval: async (command) => {
+      steps.push(`${command.decision} ${command.id}`);
+      return { decided: true };
+    },
     clearRecords: () => void steps.push('clear'),
     inspectorLink: () => {
       steps.push('inspector-link');

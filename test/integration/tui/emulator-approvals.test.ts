@@ -1,0 +1,111 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createDemoTools, startToolRouteServer } from '../../../examples/tools-route/index.js';
+import { resolveStartConfig } from '../../../src/config/index.js';
+import { connectToDaemon } from '../../../src/control/index.js';
+import { startDaemon, type Daemon } from '../../../src/daemon/index.js';
+import type { DaemonEvent } from '../../../src/events/index.js';
+import { attachTuiToControl } from '../../../src/tui/index.js';
+import { useTempDir } from '../../helpers/e2e-world.js';
+import { createManualClock, type ManualClock } from '../../helpers/manual-clock.js';
+import { useEmulator } from '../../helpers/use-emulator.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+import { fakeTty } from '../../helpers/terminal-streams.js';
+import { freeTestPort } from '../../helpers/free-test-port.js';
+
+const POLL_MS = 1_500;
+
+/**
+ * A real daemon in front of the real example route, its Median API the real
+ * emulator (`--tunnel none`: the emulator reaches the proxy on 127.0.0.1), and
+ * the real TUI on a blessed screen over fake streams, attached through the
+ * control channel as `median-dev watch` is. The approvals watch polls on a
+ * clock the test drives.
+ */
+async function useWorld(options: { clock?: ManualClock } = {}) {
+  const { emulator } = await useEmulator();
+  // The proxy's port is chosen first: the route, like a dev server median-dev started, knows its MEDIAN_TOOLS_URL.
+  const port = await freeTestPort();
+  const route = useTeardown(
+    await startToolRouteServer({ port: 0, key: emulator.key, apiUrl: emulator.url, toolsUrl: `http://127.0.0.1:${port}/api/median`, tools: createDemoTools() }),
+    (r) => r.close(),
+  );
+  const dataDir = await useTempDir('median-dev-held-');
+  const config = await resolveStartConfig(
+    { target: route.origin, route: '/api/median', port: String(port), tunnel: 'none', medianApi: emulator.url, envFile: false, dataDir, tui: false, inspector: false },
+    { env: { MEDIAN_KEY: emulator.key }, cwd: dataDir, isTTY: false },
+  );
+  const daemon: Daemon = useTeardown(
+    await startDaemon({ config, childCommand: [], baseEnv: {}, version: 'test', pid: process.pid, ...(options.clock ? { clock: options.clock } : {}), timing: { approvalPollMs: POLL_MS } }),
+    (d) => d.close(),
+  );
+  const events: DaemonEvent[] = [];
+  daemon.events.on((event) => void events.push(event));
+  await vi.waitFor(() => expect(events.some((e) => e.event === 'endpoint' && e.action === 'synced'), JSON.stringify(events)).toBe(true), { timeout: 20_000, interval: 50 });
+  return { emulator, daemon, events, dataDir };
+}
+
+async function attachScreen(dataDir: string) {
+  const tty = fakeTty(150, 30);
+  const client = await connectToDaemon(dataDir);
+  const attached = useTeardown(attachTuiToControl(client, { input: tty.input, output: tty.output, terminal: 'xterm-256color' }), (a) => a.close());
+  useTeardown(client, (c) => c.close());
+  return { tty, screen: () => attached.tui.screenText().join('\n') };
+}
+
+describe("the emulator's held calls in the TUI", () => {
+  it('a high call held by the emulator shows in the header; a approves it and it runs at the route, recorded', { timeout: 60_000 }, async () => {
+    const clock = createManualClock();
+    const { emulator, daemon, events, dataDir } = await useWorld({ clock });
+    const { tty, screen } = await attachScreen(dataDir);
+
+    const held = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1001', amount: 20 } });
+    expect(held.id).toMatch(/^apr_/);
+    // Not shown before the watch asks: it asks on the clock.
+    expect(screen()).not.toContain('⏸ emulator holds');
+    clock.advance(POLL_MS);
+    await vi.waitFor(() => expect(screen()).toContain(`⏸ emulator holds refundOrder ${held.id} (risk high)`), { timeout: 10_000 });
+    expect(daemon.snapshot().emulatorApprovals?.map((a) => a.id)).toEqual([held.id]);
+    expect(events.some((e) => e.event === 'call' && e.toolCallId === held.id)).toBe(false);
+
+    tty.input.write('a');
+    await vi.waitFor(() => expect(screen()).toContain(`✓ refundOrder ${held.id} approved by A teammate: it ran at the route, HTTP 200 answered.`), { timeout: 15_000 });
+    // The call ran at the route through the proxy: recorded under the approval's id, approvedBy set.
+    await vi.waitFor(() => expect(events.find((e) => e.event === 'call' && e.toolCallId === held.id)).toBeDefined(), { timeout: 10_000 });
+    const call = events.find((e): e is Extract<DaemonEvent, { event: 'call' }> => e.event === 'call' && e.toolCallId === held.id)!;
+    expect(call).toMatchObject({ tool: 'refundOrder', status: 200, verdict: 'answered', signature: 'valid' });
+    expect(JSON.parse(call.record!.request.body).context).toMatchObject({ risk: 'high', approvedBy: 'A teammate' });
+    expect(emulator.approvals('approved').map((a) => a.id)).toEqual([held.id]);
+    // The decision asked again at once: the header no longer shows it.
+    await vi.waitFor(() => expect(screen()).not.toContain('⏸ emulator holds'), { timeout: 10_000 });
+  });
+
+  it('D denies the selected one (Tab moves to the next): nothing reaches the route', { timeout: 60_000 }, async () => {
+    const clock = createManualClock();
+    const { emulator, events, dataDir } = await useWorld({ clock });
+    const { tty, screen } = await attachScreen(dataDir);
+    const first = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1001', amount: 5 } });
+    const second = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1002', amount: 6 } });
+    clock.advance(POLL_MS);
+    await vi.waitFor(() => expect(screen()).toContain(`⏸ emulator holds refundOrder ${first.id} (risk high) a approve · D deny (1 of 2, Tab next)`), { timeout: 10_000 });
+    tty.input.write('\t');
+    await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} (risk high) a approve · D deny (2 of 2`));
+    tty.input.write('D');
+    await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} denied by A teammate: nothing was sent`), { timeout: 15_000 });
+    expect(emulator.approvals('denied').map((a) => a.id)).toEqual([second.id]);
+    expect(emulator.approvals('pending').map((a) => a.id)).toEqual([first.id]);
+    expect(events.some((e) => e.event === 'call' && (e.toolCallId === second.id || e.toolCallId === first.id))).toBe(false);
+  });
+
+  it('a real Median (an API off this machine) is never asked, and a decision is refused: not_emulator', async () => {
+    const dataDir = await useTempDir('median-dev-held-real-');
+    const config = await resolveStartConfig(
+      { target: 'http://127.0.0.1:9', route: '/api/median', port: '0', tunnel: 'none', medianApi: 'https://api.median.invalid', envFile: false, dataDir, tui: false, inspector: false },
+      { env: {}, cwd: dataDir, isTTY: false },
+    );
+    const clock = createManualClock();
+    const daemon = useTeardown(await startDaemon({ config, childCommand: [], baseEnv: {}, version: 'test', pid: process.pid, clock }), (d) => d.close());
+    clock.advance(60_000);
+    expect(daemon.snapshot().emulatorApprovals).toBeUndefined();
+    await expect(daemon.handleCommand({ command: 'emulator-decision', id: 'apr_x', decision: 'approve' })).rejects.toMatchObject({ code: 'not_emulator' });
+  });
+});
