@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import { connectControl, readControlFile, type ControlFileInfo } from '../control/index.js';
 import type { DaemonSnapshot } from '../events/index.js';
 import { cloudUrlProblem } from '../median/index.js';
+import { systemClock } from '../shared/clock.js';
 import { errorCode } from '../shared/errors.js';
 import { HEALTH_PATH, createFetchHealthProbe, createPublicFetch, probeOnce } from '../tunnel/index.js';
 import type { AddCheck } from './doctor-check.js';
@@ -75,7 +76,7 @@ export async function checkDaemonAndTunnel(config: Config, add: Add, secret: Uin
 async function checkEndToEnd(origin: string, toolsUrl: string | undefined, tunnelHost: string | undefined, instanceId: string, add: Add, secret: Uint8Array | undefined): Promise<void> {
   const reach = tunnelHost ? { tunnelHost } : {};
   const probe = createFetchHealthProbe({ instanceId, ...reach });
-  const health = await probeOnce(probe, `${origin}${HEALTH_PATH}`, HEALTH_ANSWER_MS, () => undefined);
+  const health = await probeOnce(probe, `${origin}${HEALTH_PATH}`, { timeoutMs: HEALTH_ANSWER_MS, clock: systemClock }, () => undefined);
   if (health.kind === 'unreachable') {
     add({ check: 'tunnel', status: 'warn', message: `${origin} cannot be reached from this machine (DNS or network); that proves nothing about the tunnel.` });
     return;

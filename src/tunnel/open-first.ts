@@ -1,3 +1,4 @@
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { TunnelConnection, TunnelOpenRequest, TunnelProvider } from './tunnel-provider.js';
 
@@ -10,20 +11,20 @@ export interface OpenFirstOptions {
   nameRetryBaseMs: number;
   signal: AbortSignal | undefined;
   logger: Logger;
-  now: () => number;
+  /** The pauses between asks run on it. */
+  clock: Clock;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
+function pause(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const done = (): void => {
-      clearTimeout(timer);
+      timer.cancel();
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
-    timer.unref();
+    const timer = clock.setTimer(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
 }
@@ -36,7 +37,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * `nameRetryMs`, and take it if it comes; else settle for the fallback.
  */
 export async function openFirst(options: OpenFirstOptions): Promise<TunnelConnection> {
-  const { request, signal, logger, now } = options;
+  const { request, signal, logger, clock } = options;
+  const now = (): number => clock.now();
   const fallback = await options.provider.open(request, { signal });
   const wanted = request.subdomain;
   const retryForMs = options.nameRetryMs;
@@ -51,7 +53,7 @@ export async function openFirst(options: OpenFirstOptions): Promise<TunnelConnec
   for (let retry = 0; !signal?.aborted && !isFallbackLost; retry += 1) {
     const left = retryForMs - (now() - startedAt);
     if (left <= 0) break;
-    await pause(Math.min(baseMs * 2 ** retry, left), signal);
+    await pause(clock, Math.min(baseMs * 2 ** retry, left), signal);
     if (signal?.aborted || isFallbackLost) break;
     let next: TunnelConnection;
     try {

@@ -1,3 +1,4 @@
+import type { Clock, ClockTimer } from '../shared/clock.js';
 import { PROBE_TIMED_OUT, type HealthProbe, type HealthProbeResult } from './health-probe.js';
 import { LOCALTUNNEL_PAGE_ADVICE } from './localtunnel-pages.js';
 
@@ -13,31 +14,30 @@ export function describeMiss(result: HealthProbeResult): string {
 const PROBE_GRACE_MS = 1_500;
 
 /**
- * One probe: its signal aborts after `timeoutMs`, and the probe says what it
- * found (a `no-answer` from a host that took the connection); a probe that
- * throws, or does not settle within the grace after that, is unreachable.
+ * One probe: its signal aborts after `timeoutMs` (on `clock`), and the probe
+ * says what it found (a `no-answer` from a host that took the connection); a
+ * probe that throws, or does not settle within the grace after that, is
+ * unreachable.
  */
 export async function probeOnce(
   probe: HealthProbe,
   url: string,
-  timeoutMs: number,
+  { timeoutMs, clock }: { timeoutMs: number; clock: Clock },
   track: (controller: AbortController) => void,
 ): Promise<HealthProbeResult> {
   const controller = new AbortController();
   track(controller);
-  let timer: NodeJS.Timeout | undefined;
-  let graceTimer: NodeJS.Timeout | undefined;
+  let timer: ClockTimer | undefined;
+  let graceTimer: ClockTimer | undefined;
   const timedOut = new Promise<HealthProbeResult>((resolve) => {
     const settle = (): void => resolve({ kind: 'unreachable', error: new Error('probe timed out or was stopped') });
-    timer = setTimeout(() => controller.abort(PROBE_TIMED_OUT), timeoutMs);
-    timer.unref();
+    timer = clock.setTimer(() => controller.abort(PROBE_TIMED_OUT), timeoutMs);
     controller.signal.addEventListener(
       'abort',
       () => {
         // Stopped (the tunnel closed or went down): at once. Timed out: the probe may still say `no-answer`.
         if (controller.signal.reason !== PROBE_TIMED_OUT) return settle();
-        graceTimer = setTimeout(settle, PROBE_GRACE_MS);
-        graceTimer.unref();
+        graceTimer = clock.setTimer(settle, PROBE_GRACE_MS);
       },
       { once: true },
     );
@@ -45,7 +45,7 @@ export async function probeOnce(
   try {
     return await Promise.race([probe(url, { signal: controller.signal }).catch((error: unknown) => ({ kind: 'unreachable' as const, error })), timedOut]);
   } finally {
-    clearTimeout(timer);
-    clearTimeout(graceTimer);
+    timer?.cancel();
+    graceTimer?.cancel();
   }
 }

@@ -1,6 +1,7 @@
 // Over 300 lines: startTunnel is one state machine (open, probe, lose, reopen, wake, close) whose
 // transitions share its state; the probe call and the wake clock live in probe-once.ts and wake-detector.ts.
 import type { Socket } from 'node:net';
+import { systemClock, type Clock, type ClockTimer } from '../shared/clock.js';
 import { codeOf } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { HEALTH_PATH, judgeHealthProbe, nextProbeStrikes, type HealthProbe } from './health-probe.js';
@@ -88,7 +89,8 @@ export interface StartTunnelOptions {
   /** Default 250 ms. */
   nameRetryBaseMs?: number;
   random?: () => number;
-  now?: () => number;
+  /** Every wait (probe schedule and timeouts, reopen backoff, name retries, the wake tick) runs on it. Default systemClock. */
+  clock?: Clock;
 }
 
 export interface TunnelHandle {
@@ -117,7 +119,8 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   const backoff =
     options.backoff ??
     createTunnelBackoff({ baseMs: options.reconnectBaseMs, maxMs: options.reconnectMaxMs, random: options.random, quickMs: options.quickReopenMs });
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const now = (): number => clock.now();
   const flapWindowMs = options.flapWindowMs ?? 60_000;
   const stableAfterMs = options.stableAfterMs ?? 10_000;
   const probeIntervalMs = options.probeIntervalMs ?? 24_000;
@@ -150,8 +153,8 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   let lookedAt = 0;
   /** Why the tunnel is down now: a reopen after probe-failed or woke asks for its own name a while (our old registration may hold it). */
   let downReason: TunnelDownReason | undefined;
-  let reopenTimer: NodeJS.Timeout | undefined;
-  let probeTimer: NodeJS.Timeout | undefined;
+  let reopenTimer: ClockTimer | undefined;
+  let probeTimer: ClockTimer | undefined;
   let probing: AbortController | undefined;
   let reopening: Promise<void> | undefined;
 
@@ -191,7 +194,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     const old = connection;
     if (!old || life.signal.aborted) return;
     connection = undefined;
-    clearTimeout(probeTimer);
+    probeTimer?.cancel();
     probing?.abort();
     const lostAt = now();
     const wasStable = lostAt - openedAt >= stableAfterMs;
@@ -210,11 +213,10 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
 
   const scheduleReopen = (delayMs?: number): number => {
     const delay = delayMs ?? backoff.afterLoss(failures, recentLosses);
-    reopenTimer = setTimeout(() => {
+    reopenTimer = clock.setTimer(() => {
       reopenTimer = undefined;
       reopening = reopen();
     }, delay);
-    reopenTimer.unref();
     return delay;
   };
 
@@ -224,7 +226,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
       // After probe-failed or woke our old registration may still hold the name for a moment: ask again for it a while.
       const isNameMaybeHeld = downReason === 'probe-failed' || downReason === 'woke';
       const next = isNameMaybeHeld
-        ? await openFirst({ provider: options.provider, request: openRequest, nameRetryMs, nameRetryBaseMs, signal: life.signal, logger, now })
+        ? await openFirst({ provider: options.provider, request: openRequest, nameRetryMs, nameRetryBaseMs, signal: life.signal, logger, clock })
         : await options.provider.open(openRequest, { signal: life.signal });
       if (life.signal.aborted) {
         await next.close();
@@ -247,9 +249,8 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
 
   const scheduleProbe = (delayMs = probeLookMs): void => {
     if (!options.probe || !connection || life.signal.aborted) return;
-    clearTimeout(probeTimer);
-    probeTimer = setTimeout(() => void runProbe(), delayMs);
-    probeTimer.unref();
+    probeTimer?.cancel();
+    probeTimer = clock.setTimer(() => void runProbe(), delayMs);
   };
 
   const runProbe = async (): Promise<void> => {
@@ -271,7 +272,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
         return;
       }
     }
-    const result = await probeOnce(options.probe, `${probed.url}${HEALTH_PATH}`, probeTimeoutMs, (controller) => (probing = controller));
+    const result = await probeOnce(options.probe, `${probed.url}${HEALTH_PATH}`, { timeoutMs: probeTimeoutMs, clock }, (controller) => (probing = controller));
     if (connection !== probed) return;
     bytesAtLastProbe = probed.bytesReceived();
     const verdict = judgeHealthProbe(result);
@@ -288,6 +289,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
 
   const wake = startWakeDetector({
     jumpMs: wakeJumpMs,
+    clock,
     onWake(gapMs) {
       if (life.signal.aborted) return;
       const message = `the process did not run for ${Math.round(gapMs / 100) / 10} s (the machine slept or the process was stopped); the tunnel server has likely forgotten this tunnel`;
@@ -295,7 +297,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
         goDown('woke', message);
       } else if (reopenTimer) {
         // Already down and waiting out a backoff: try now, the network may be back.
-        clearTimeout(reopenTimer);
+        reopenTimer.cancel();
         downReason = 'woke';
         scheduleReopen(0);
       }
@@ -309,7 +311,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     nameRetryBaseMs,
     signal,
     logger,
-    now,
+    clock,
   });
 
   let closing: Promise<void> | undefined;
@@ -317,8 +319,8 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
     closing ??= (async () => {
       life.abort();
       signal?.removeEventListener('abort', onAbort);
-      clearTimeout(reopenTimer);
-      clearTimeout(probeTimer);
+      reopenTimer?.cancel();
+      probeTimer?.cancel();
       wake.stop();
       probing?.abort();
       const open = connection;

@@ -5,6 +5,8 @@ export interface ManualClock extends Clock {
   advance(ms: number): void;
   /** Timers still waiting. */
   pendingTimers(): number;
+  /** How far off the next timer is (0 when one is due now), or undefined when none waits. */
+  nextTimerIn(): number | undefined;
 }
 
 /**
@@ -38,5 +40,9 @@ export function createManualClock(start = Date.now()): ManualClock {
       now = until;
     },
     pendingTimers: () => timers.size,
+    nextTimerIn() {
+      const ats = [...timers.values()].map((t) => t.at);
+      return ats.length === 0 ? undefined : Math.max(0, Math.min(...ats) - now);
+    },
   };
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { HEALTH_MARKER_HEADER, createLocaltunnelProvider, startTunnel, type HealthProbe, type StartTunnelOptions, type TunnelEvent } from '../../../src/tunnel/index.js';
+import {
+  HEALTH_MARKER_HEADER,
+  createLocaltunnelProvider,
+  startTunnel,
+  type HealthProbe,
+  type StartTunnelOptions,
+  type TunnelEvent,
+  type TunnelProvider,
+} from '../../../src/tunnel/index.js';
 import type { TunnelServer } from '../../../src/tunnel-server/index.js';
+import { driveClock } from '../../helpers/drive-clock.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
@@ -9,8 +19,10 @@ import { requestVia, tunnelHost, tunnelServerProbe, useTunnelServer } from '../.
 /**
  * A tunnel that dies silently: the server keeps our sockets open but no
  * longer passes requests down them (a laptop that slept, a NAT that forgot the
- * flow, a wedged server). Only the probe can tell; these use startTunnel's
- * default probe timing, the goal being: noticed and reopening within 30 s.
+ * flow, a wedged server). Only the probe can tell; the first test uses
+ * startTunnel's default probe timing on a manual clock, the goal being:
+ * noticed and reopening within 30 s (the real-time check of it is
+ * test/e2e/tunnel/dead-tunnel.test.ts).
  */
 const INSTANCE = 'inst-dead-1';
 
@@ -23,45 +35,85 @@ async function useMarkedApp() {
 }
 
 async function useDyingTunnel(server: TunnelServer, localPort: number, name: string, options: Partial<StartTunnelOptions> = {}) {
+  const clock = options.clock;
   const events: Array<TunnelEvent & { at: number }> = [];
   let probes = 0;
+  let healthyProbes = 0;
+  let opensInFlight = 0;
+  /** Probes not settled yet, by their signal: one not aborted waits for its answer or its timeout. */
+  const probing = new Set<AbortSignal>();
   const real = tunnelServerProbe(server, { instanceId: INSTANCE });
-  const probe: HealthProbe = (url, probeOptions) => {
+  const probe: HealthProbe = async (url, probeOptions) => {
     probes += 1;
-    return real(url, probeOptions);
+    probing.add(probeOptions.signal);
+    try {
+      const result = await real(url, probeOptions);
+      if (result.kind === 'answered' && result.isFromProxy) healthyProbes += 1;
+      return result;
+    } finally {
+      probing.delete(probeOptions.signal);
+    }
+  };
+  // The real provider, counted: a registration in flight is real work the clock waits for.
+  const localtunnel = createLocaltunnelProvider({ host: server.url, openTimeoutMs: 3000, lostAfterMs: 3000 });
+  const provider: TunnelProvider = {
+    name: localtunnel.name,
+    async open(request, openOptions) {
+      opensInFlight += 1;
+      try {
+        return await localtunnel.open(request, openOptions);
+      } finally {
+        opensInFlight -= 1;
+      }
+    },
   };
   const handle = useTeardown(
     await startTunnel({
-      provider: createLocaltunnelProvider({ host: server.url, openTimeoutMs: 3000, lostAfterMs: 3000 }),
+      provider,
       localPort,
       subdomain: name,
       probe,
-      onEvent: (event) => events.push({ ...event, at: Date.now() }),
+      onEvent: (event) => events.push({ ...event, at: clock ? clock.now() : Date.now() }),
       ...options,
     }),
     (h) => h.close(),
   );
-  return { handle, events, probes: () => probes };
+  return {
+    handle,
+    events,
+    probes: () => probes,
+    healthyProbes: () => healthyProbes,
+    /**
+     * No registration in flight, and no probe the loopback server is about to
+     * answer: with `isWedged`, a probe that was not stopped hangs until its timeout.
+     */
+    isSettled: (isWedged: boolean) => opensInFlight === 0 && [...probing].every((signal) => isWedged && !signal.aborted),
+  };
 }
 
 describe('dead-tunnel detection', () => {
   it('a wedged tunnel (sockets open, nothing forwarded, requests hang) is down within 30 s and back under its own name', async () => {
+    const clock = createManualClock();
     const server = await useTunnelServer();
     const app = await useMarkedApp();
-    const { events } = await useDyingTunnel(server, app.port, 'wedged-one');
+    const { events, healthyProbes, isSettled } = await useDyingTunnel(server, app.port, 'wedged-one', { clock });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
 
-    const wedgedAt = Date.now();
+    // The worst moment to wedge: right after the idle tunnel proved alive (a healthy probe, 24 s after it opened).
+    await driveClock(clock, { until: () => healthyProbes() === 1, isSettled: () => isSettled(false), withinMs: 25_000 });
+    const wedgedAt = clock.now();
     server.setForwarding('wedged-one', false);
-    await vi.waitFor(() => expect(events.some((e) => e.type === 'down')).toBe(true), { timeout: 33_000, interval: 50 });
+    await driveClock(clock, { until: () => events.some((e) => e.type === 'down'), isSettled: () => isSettled(true), withinMs: 33_000 });
     const down = events.find((e) => e.type === 'down')!;
     expect(down).toMatchObject({ reason: 'probe-failed', message: expect.stringMatching(/no answer/) });
     expect(down.at - wedgedAt).toBeLessThan(30_000);
 
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'opened')).toHaveLength(2), { timeout: 8_000, interval: 50 });
+    // The loopback server holds the name for its offline grace (its own real 1 s timer) after our old sockets closed.
+    await vi.waitFor(() => expect(server.clients().map((c) => c.id)).not.toContain('wedged-one'), { timeout: 5_000 });
+    await driveClock(clock, { until: () => events.filter((e) => e.type === 'opened').length === 2, isSettled: () => isSettled(false), withinMs: 8_000 });
     expect(events.at(-1)).toMatchObject({ type: 'opened', url: 'https://wedged-one.lt.median.test', isHostnameChange: false });
     expect((await requestVia(server, tunnelHost(server, 'wedged-one'), { path: '/again' })).body).toBe('app:/again');
-  }, 60_000);
+  });
 
   it('a front proxy answering 502 for a client the server forgot (our sockets still open) is a miss: down, then reopened', async () => {
     const server = await useTunnelServer();

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../../src/shared/index.js';
 import { createLocaltunnelProvider } from '../../../src/tunnel/index.js';
 import { requestVia, tunnelHost, useTunnelServer } from '../../helpers/use-tunnel-server.js';
 import { FAST_PROVIDER, useOkApp, useTunnel } from '../../helpers/use-tunnel.js';
@@ -39,7 +40,8 @@ describe('startTunnel: reopening after a loss', () => {
       quickReopenMs: 50,
       flapWindowMs: 60_000,
       stableAfterMs: 10_000,
-      now: () => fakeNow,
+      // Real timers, the tunnel's idea of time moved by hand.
+      clock: { now: () => fakeNow, setTimer: systemClock.setTimer },
     });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
     const reopenTime = async () => {
