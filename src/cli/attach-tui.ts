@@ -7,13 +7,14 @@ import { resolveToolSecret, secretsToMask, type CallRecord } from '../median/ind
 import { createCallStore, toCurl, toHar } from '../recorder/index.js';
 import { attachTuiToControl, restoreTerminal, type AttachedTui, type TuiControlClient } from '../tui/index.js';
 import type { CliIo } from './cli-io.js';
+import { cliCommandLine, pastableFlags } from './command-line.js';
 import { VERSION } from './version.js';
 import { createTerminalEditor } from './terminal-editor.js';
 import { createOutputMasker } from './output-masker.js';
 import { DEFAULT_CALLS_DIR, saveRecordAsTest } from './saved-call-files.js';
 
 export interface TuiWiring {
-  config: Pick<Config, 'dataDir' | 'target' | 'route' | 'medianKey' | 'toolSecret'>;
+  config: Pick<Config, 'dataDir' | 'envFile' | 'target' | 'route' | 'medianKey' | 'toolSecret'>;
   isDemo: boolean;
   /** See TuiOptions.helpNote. */
   helpNote?: string;
@@ -36,6 +37,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
     output: io.terminal ?? io.stdout,
     isDemo: wiring.isDemo,
     ...(wiring.helpNote ? { helpNote: wiring.helpNote } : {}),
+    pastable: { command: cliCommandLine(io), flags: pastableFlags(config, io) },
     ...(io.env.TERM ? { terminal: io.env.TERM } : {}),
     editor: createTerminalEditor(io.env),
     curlOf,

@@ -2,6 +2,7 @@ import { signatureAge, verdictLabel, type CallRecord } from '../median/index.js'
 import { formatClock, formatDuration, statusColor, verdictColor } from '../presentation/index.js';
 import { plainText, seg, wrapText, type StyledLine } from './styled-text.js';
 import { parseBoundedJson, stringifySafely } from '../shared/safe-json.js';
+import { DEFAULT_PASTABLE, pastableLine, type PastableCommand } from './tui-state.js';
 
 /** The detail pane never holds more lines than this (`median-dev show` has the rest). */
 export const MAX_DETAIL_LINES = 3000;
@@ -59,7 +60,7 @@ function section(title: string): StyledLine {
 }
 
 /** Everything about one call, for the detail pane; lines are wrapped at `width` when given. */
-export function formatDetailLines(record: CallRecord, width?: number): StyledLine[] {
+export function formatDetailLines(record: CallRecord, width?: number, pastable: PastableCommand = DEFAULT_PASTABLE): StyledLine[] {
   const lines: StyledLine[] = [];
   const text = (value: string, color?: Parameters<typeof seg>[1]) => {
     for (const line of width ? wrapText(value, width) : value.split('\n')) lines.push([seg(line, color)]);
@@ -122,7 +123,7 @@ export function formatDetailLines(record: CallRecord, width?: number): StyledLin
   if (lines.length > MAX_DETAIL_LINES) {
     const hidden = lines.length - MAX_DETAIL_LINES + 1;
     lines.length = MAX_DETAIL_LINES - 1;
-    lines.push([seg(`… ${hidden} more lines: median-dev show ${record.toolCallId || record.id}`, 'yellow')]);
+    lines.push([seg(`… ${hidden} more lines: ${pastableLine(pastable, `show ${record.toolCallId || record.id}`)}`, 'yellow')]);
   }
   return lines;
 }
@@ -131,10 +132,12 @@ export function formatDetail(record: CallRecord, width?: number): string[] {
   return formatDetailLines(record, width).map(plainText);
 }
 
-let cached: { record: CallRecord; width: number | undefined; lines: StyledLine[] } | undefined;
+let cached: { record: CallRecord; width: number | undefined; pastable: PastableCommand; lines: StyledLine[] } | undefined;
 
 /** formatDetailLines, remembered for the last record and width (redraws and scrolling reuse it). */
-export function detailLinesOf(record: CallRecord, width?: number): StyledLine[] {
-  if (cached?.record !== record || cached.width !== width) cached = { record, width, lines: formatDetailLines(record, width) };
+export function detailLinesOf(record: CallRecord, width?: number, pastable: PastableCommand = DEFAULT_PASTABLE): StyledLine[] {
+  if (cached?.record !== record || cached.width !== width || cached.pastable !== pastable) {
+    cached = { record, width, pastable, lines: formatDetailLines(record, width, pastable) };
+  }
   return cached.lines;
 }

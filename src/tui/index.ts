@@ -21,6 +21,7 @@ export {
   type TuiKey,
   type TuiResult,
 } from './view-model.js';
+export type { PastableCommand } from './tui-state.js';
 export { parseFilter, recordMatches, type RecordFilter } from './record-filter.js';
 export { formatCurl } from './curl-command.js';
 export { columnTitles, formatRowSegments } from './format-row.js';

@@ -62,7 +62,7 @@ function detailPanel(state: TuiState, top: number, height: number, width: number
   const record = selectedRecord(state);
   const panel: Panel = { name: 'detail', top, height, hasBorder: true, label: ' Detail ', isFocused: state.focus === 'detail', lines: [] };
   if (!record) return panel;
-  const all = detailLinesOf(record, width);
+  const all = detailLinesOf(record, width, state.pastable);
   panel.lines = all.slice(state.detailScroll, state.detailScroll + rows).map((line) => fitLine(line, width));
   if (all.length > rows) {
     panel.label = ` Detail ${state.detailScroll + 1}–${Math.min(all.length, state.detailScroll + rows)} of ${all.length} lines ${state.focus === 'detail' ? '' : '(⏎ to scroll) '}`;

@@ -52,7 +52,7 @@ export function maxDetailScroll(state: TuiState): number {
   const record = selectedRecord(state);
   if (!record) return 0;
   const layout = layoutOfState(state);
-  return Math.max(0, detailLinesOf(record, layout.innerWidth).length - layout.detailRows);
+  return Math.max(0, detailLinesOf(record, layout.innerWidth, state.pastable).length - layout.detailRows);
 }
 
 export function scrollDetail(state: TuiState, to: number): TuiState {

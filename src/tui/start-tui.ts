@@ -6,7 +6,7 @@ import { seg } from './styled-text.js';
 import { createTerminalScreen, type TerminalScreen } from './screen.js';
 import { osc52, restoreTerminal } from './terminal-restore.js';
 import type { TuiAction, TuiEffect } from './tui-actions.js';
-import { initialState, type TuiState } from './tui-state.js';
+import { initialState, type PastableCommand, type TuiState } from './tui-state.js';
 import { reduce } from './view-model.js';
 
 export interface TuiOptions {
@@ -19,6 +19,8 @@ export interface TuiOptions {
   isDemo?: boolean;
   /** Shown in the footer first and at the end of the `?` overlay. */
   helpNote?: string;
+  /** How commands the TUI prints are pasted into another terminal (default: `median-dev`, default data dir and env file). */
+  pastable?: PastableCommand;
   /** Terminal type, e.g. from TERM; left out, blessed picks. */
   terminal?: string;
   /** Draw ✓ ✗ ↻ as they are (default true). */
@@ -64,7 +66,7 @@ export function startTui(options: TuiOptions): Tui {
     ...(options.terminal !== undefined ? { terminal: options.terminal } : {}),
     ...(options.isUnicode !== undefined ? { isUnicode: options.isUnicode } : {}),
   });
-  let state = initialState({ isDemo: options.isDemo ?? false, helpNote: options.helpNote, width: screen.width, height: screen.height });
+  let state = initialState({ isDemo: options.isDemo ?? false, helpNote: options.helpNote, pastable: options.pastable, width: screen.width, height: screen.height });
   let isClosed = false;
   let isSuspended = false;
   let isDirty = true;

@@ -39,6 +39,21 @@ export type TuiOverlay =
   /** A text to read (the curl command): the movement keys scroll it, any other key closes it. */
   | { kind: 'text'; title: string; lines: string[]; scroll: number };
 
+export interface PastableCommand {
+  /** `median-dev`, or `node dist/src/cli/main.js` in a clone. */
+  command: string;
+  /** ` --data-dir … --env …` when they are not the defaults, else ''. */
+  flags: string;
+}
+
+/** A printed command without a caller's context: `median-dev` and the default data dir and env file. */
+export const DEFAULT_PASTABLE: PastableCommand = { command: 'median-dev', flags: '' };
+
+/** The command line that runs `words` when pasted. */
+export function pastableLine(pastable: PastableCommand, words: string): string {
+  return `${pastable.command} ${words}${pastable.flags}`;
+}
+
 export interface Flash {
   text: string;
   level: 'info' | 'warn' | 'error';
@@ -48,6 +63,8 @@ export interface TuiState {
   isDemo: boolean;
   /** A line the `?` overlay ends with, and the footer shows first (the demo: the command for a second terminal). */
   helpNote: string | null;
+  /** How a printed command is pasted into another terminal: how median-dev was run, and the flags it needs after the words. */
+  pastable: PastableCommand;
   width: number;
   height: number;
   daemon: DaemonInfo;
@@ -148,7 +165,7 @@ export function layoutOf(width: number, height: number, focus: TuiState['focus']
   };
 }
 
-export function initialState(options: { isDemo?: boolean; helpNote?: string | undefined; width: number; height: number }): TuiState {
+export function initialState(options: { isDemo?: boolean; helpNote?: string | undefined; pastable?: PastableCommand | undefined; width: number; height: number }): TuiState {
   const width = Math.max(1, Math.floor(options.width));
   const height = Math.max(1, Math.floor(options.height));
   const flash: Flash | null = options.helpNote ? { text: options.helpNote, level: 'info' } : null;
@@ -156,6 +173,7 @@ export function initialState(options: { isDemo?: boolean; helpNote?: string | un
   return {
     isDemo: options.isDemo ?? false,
     helpNote: options.helpNote ?? null,
+    pastable: options.pastable ?? DEFAULT_PASTABLE,
     width,
     height,
     daemon: {

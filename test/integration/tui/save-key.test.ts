@@ -19,7 +19,7 @@ describe('the TUI’s t key', () => {
     // The in-process daemon's client, as attachDaemonTui builds it: a snapshot, no events, commands answered.
     const client: TuiControlClient = { snapshot: makeSnapshot([record]), onEvent: () => () => undefined, send: async () => ({}), close: () => undefined };
     const tty = fakeTty(120, 30);
-    const config = { dataDir, target: 'http://127.0.0.1:3000', route: '/api/median', medianKey: undefined, toolSecret: undefined };
+    const config = { dataDir, envFile: join(project, '.env.local'), target: 'http://127.0.0.1:3000', route: '/api/median', medianKey: undefined, toolSecret: undefined };
     const tui = useTeardown(attachTui(client, ttyIo(tty, project), { config, isDemo: false, onQuit: () => undefined }), (t) => t.close());
 
     tty.input.write('t');
