@@ -85,7 +85,9 @@ function knobMs(value: string | undefined): number | undefined {
  * MEDIAN_DEV_NGROK_FOLLOW_MS shortens the 5 s between two looks at an
  * attached ngrok agent's API; MEDIAN_DEV_TUNNEL_PROBE_VIA sends the probe of
  * another provider's public URL (a fake cloudflared's, ngrok's or ssh
- * server's, whose real names have no DNS offline) to that fake's edge.
+ * server's, whose real names have no DNS offline) to that fake's edge;
+ * MEDIAN_DEV_TUNNEL_PROBE_INTERVAL_MS shortens the 24 s between two probes of
+ * an idle tunnel (for tests whose point is what a probe finds, not when).
  */
 function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], 'timing' | 'tunnel'> {
   const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
@@ -93,7 +95,13 @@ function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], '
   const openTimeoutMs = knobMs(env.MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS);
   const agentFollowMs = knobMs(env.MEDIAN_DEV_NGROK_FOLLOW_MS);
   const probeVia = env.MEDIAN_DEV_TUNNEL_PROBE_VIA || undefined;
-  const tunnel = { ...(openTimeoutMs ? { openTimeoutMs } : {}), ...(agentFollowMs ? { agentFollowMs } : {}), ...(probeVia ? { probeVia } : {}) };
+  const probeIntervalMs = knobMs(env.MEDIAN_DEV_TUNNEL_PROBE_INTERVAL_MS);
+  const tunnel = {
+    ...(openTimeoutMs ? { openTimeoutMs } : {}),
+    ...(agentFollowMs ? { agentFollowMs } : {}),
+    ...(probeVia ? { probeVia } : {}),
+    ...(probeIntervalMs ? { probeIntervalMs } : {}),
+  };
   return {
     ...(callTimeoutMs || routeReadyTimeoutMs ? { timing: { ...(callTimeoutMs ? { callTimeoutMs } : {}), ...(routeReadyTimeoutMs ? { routeReadyTimeoutMs } : {}) } } : {}),
     ...(Object.keys(tunnel).length > 0 ? { tunnel } : {}),

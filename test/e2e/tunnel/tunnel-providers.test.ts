@@ -13,8 +13,12 @@ import { useSshTunnelServer } from '../../helpers/use-ssh-tunnel-server.js';
  * syncs through the provider's URL, a hostname change runs the heal order
  * (the same endpoint changed in place, synced), a silent death is noticed
  * by the probe (sent to the fake's edge: MEDIAN_DEV_TUNNEL_PROBE_VIA), and
- * stopping leaves none of the provider's processes behind.
+ * stopping leaves none of the provider's processes behind. The point being
+ * what the probe finds through each provider, not when it looks, an idle
+ * tunnel is probed every second here (MEDIAN_DEV_TUNNEL_PROBE_INTERVAL_MS);
+ * the default 24 s and the 30 s promise are test/e2e/tunnel/dead-tunnel.test.ts's.
  */
+const PROBE_EVERY_SECOND = { MEDIAN_DEV_TUNNEL_PROBE_INTERVAL_MS: '1000' };
 async function expectHealedTo(cli: SpawnedCli, mark: number, endpointId: string): Promise<string> {
   const opened = await waitForEventAfter(cli, mark, 'tunnel', { state: 'open', isHostnameChange: true }, 20_000);
   const url = `${opened.url as string}/api/median`;
@@ -35,7 +39,7 @@ describe('median-dev start with other tunnel providers', () => {
     world.emulator.addResolver((hostname) => (hostname.endsWith('.trycloudflare.com') ? { host: '127.0.0.1', port: fake.edgePort } : undefined));
     const cli = world.start({
       args: ['--tunnel', 'cloudflared'],
-      env: { ...fake.env, PATH: `${FAKES_DIR}:${process.env.PATH}`, MEDIAN_DEV_TUNNEL_PROBE_VIA: `http://127.0.0.1:${fake.edgePort}` },
+      env: { ...fake.env, PATH: `${FAKES_DIR}:${process.env.PATH}`, MEDIAN_DEV_TUNNEL_PROBE_VIA: `http://127.0.0.1:${fake.edgePort}`, ...PROBE_EVERY_SECOND },
     });
     const synced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 30_000);
     expect(synced.url).toMatch(/^https:\/\/[a-z0-9-]+\.trycloudflare\.com\/api\/median$/);
@@ -51,7 +55,7 @@ describe('median-dev start with other tunnel providers', () => {
     const frozen = (await pidsIn(fake.pidFile)).at(-1)!;
     process.kill(frozen, 'SIGSTOP');
     try {
-      const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 35_000); // silent death: noticed within 30 s
+      const down = await waitForEventAfter(cli, mark, 'tunnel', { state: 'down' }, 20_000); // silent death: noticed by the probe
       expect(down.reason).toMatch(/^probe-failed/);
       await expectHealedTo(cli, mark, synced.id as string);
     } finally {
