@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { buildChildEnv, createChildKeeper } from '../child/index.js';
+import { buildChildEnv, createChildKeeper, isEnvFileReloadedBy } from '../child/index.js';
 import { findLoadError, findLoadNotice } from '../median/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
 import { waitForRoute } from '../endpoints/index.js';
@@ -14,8 +14,6 @@ import type { TargetWatch } from './target-watch.js';
  * give it 5 s), so SIGINT still exits within the 3 s the SPEC promises.
  */
 const SHUTDOWN_GRACE_MS = 2_000;
-/** How long a dev server that reloads its env files gets to say so (Next.js: ~0.1–0.5 s) before the heal goes on. */
-const ENV_RELOAD_WAIT_MS = 3_000;
 /** A reload line this recent when the wait starts counts: the file was written just before. */
 const RECENT_RELOAD_MS = 500;
 
@@ -65,8 +63,14 @@ export interface ChildRestartPolicy {
    * very URL restarts nothing.
    */
   startLocally(): Promise<void>;
-  /** Restarts with the current environment (`R`, a key rotation). */
+  /** Restarts with the current environment (`R`). */
   restart(): Promise<void>;
+  /**
+   * A new MEDIAN_KEY in `source` (an env file): a dev server that reloads
+   * that file is left running and waited for (the URL change's rule);
+   * any other is restarted with it.
+   */
+  followKey(source: string | undefined): Promise<void>;
   /** Stops the dev server with the short shutdown grace. */
   close(): Promise<void>;
   /** SIGKILLs its tree at once (a second Ctrl-C). */
@@ -124,7 +128,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
         sayLoadError(event.line);
         options.targetWatch?.noteOutput(event.line);
       }
-      if (event.event === 'output' && mode.kind === 'reloads' && mode.server.isReloadLine(event.line)) {
+      if (event.event === 'output' && mode.kind === 'reloads' && mode.server.reloads.isReloadLine(event.line)) {
         lastReloadAt = Date.now();
         for (const wake of reloadWaiters) wake();
       }
@@ -136,8 +140,11 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
   });
 
-  /** Resolves true once the dev server says it reloaded its env files (or did just now), false after the wait. */
-  function reloadSaid(): Promise<boolean> {
+  /** How long a dev server that reloads its env files gets to say so (its profile's wait: Next.js 3 s, Nuxt 30 s) before the heal goes on. */
+  const reloadWaitMs = (current: Extract<UrlChangeMode, { kind: 'reloads' }>): number => timing.envReloadWaitMs ?? current.server.reloads.waitMs;
+
+  /** Resolves true once the dev server says it reloaded its env files (or did just now), false after `waitMs`. */
+  function reloadSaid(waitMs: number): Promise<boolean> {
     if (Date.now() - lastReloadAt <= RECENT_RELOAD_MS) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (said: boolean) => {
@@ -148,7 +155,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       };
       const wake = () => done(true);
       const stop = () => done(false);
-      const timer = setTimeout(stop, timing.envReloadWaitMs ?? ENV_RELOAD_WAIT_MS);
+      const timer = setTimeout(stop, waitMs);
       timer.unref?.();
       reloadWaiters.add(wake);
       options.signal.addEventListener('abort', stop, { once: true });
@@ -169,14 +176,18 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       options.emit({ event: 'log', level: 'warn', message });
       return;
     }
-    const file = basename(current.envFile);
-    if (await reloadSaid()) {
-      childUrl = url;
-      options.emit({ event: 'log', level: 'info', message: `${current.server.name} reloaded ${file}: its route has MEDIAN_TOOLS_URL=${url} without a restart.` });
+    childUrl = url;
+    await waitForReload(current, basename(current.envFile), `MEDIAN_TOOLS_URL=${url}`);
+  }
+
+  /** Waits for the dev server to say it reloaded `file`, and says what its route has now (or the fix, when it said nothing). */
+  async function waitForReload(current: Extract<UrlChangeMode, { kind: 'reloads' }>, file: string, what: string): Promise<void> {
+    const waitMs = reloadWaitMs(current);
+    if (await reloadSaid(waitMs)) {
+      options.emit({ event: 'log', level: 'info', message: `${current.server.name} reloaded ${file}: its route has ${what} without a restart.` });
       return;
     }
-    childUrl = url;
-    const message = `${current.server.name} did not say it reloaded ${file} within ${(timing.envReloadWaitMs ?? ENV_RELOAD_WAIT_MS) / 1000} s: if its route still has the old MEDIAN_TOOLS_URL, restart it (${restartHint()}) or start with --restart-on-url-change always.`;
+    const message = `${current.server.name} did not say it reloaded ${file} within ${waitMs / 1000} s: if its route still has the old ${what.split('=')[0]}, restart it (${restartHint()}) or start with --restart-on-url-change always.`;
     options.emit({ event: 'log', level: 'warn', message });
   }
 
@@ -221,6 +232,14 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       await decide();
       // `never`: R is how the user hands it the URL it was told it keeps the old one for.
       await startWith(mode.kind === 'keep' ? (keptFor ?? childUrl) : childUrl);
+    },
+    async followKey(source) {
+      if (!child.isStarted) return;
+      const current = await decide();
+      if (current.kind === 'reloads' && child.isRunning && source !== undefined && isEnvFileReloadedBy(current.server.reloads, source, config.cwd)) {
+        return waitForReload(current, basename(source), 'the new MEDIAN_KEY');
+      }
+      await startWith(childUrl);
     },
     async startLocally() {
       if (!child.hasCommand || child.isStarted) return;

@@ -126,14 +126,14 @@ export function createDispatch(parts: DispatchParts): Dispatch {
     }
   }
 
-  /** A new MEDIAN_KEY: whoever signs or masks follows it, then the dev server restarts, then Median binds it. */
+  /** A new MEDIAN_KEY: whoever signs or masks follows it, then the dev server (restarted unless it reloads the key's file), then Median binds it. */
   async function rotateKey(key: string | undefined, source: string | undefined): Promise<void> {
     keys.use(key);
     parts.followKey(key, source);
     const now = key ? `${keyFingerprint(key)} from ${source ?? parts.envFile}` : 'unset';
     emit({ event: 'log', level: 'info', message: `MEDIAN_KEY changed in the env files (now ${now}): reconnecting the endpoint with the new key.` });
     if (child.isStarted) {
-      await child.restart();
+      await child.followKey(source); // restarted, unless it reloads that file by itself
       await child.waitUntilAnswering();
     }
     const url = parts.toolsUrl.current();

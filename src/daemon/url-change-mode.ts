@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isEnvFileReloadedBy, recogniseEnvReloadingDevServer, type EnvReloadingDevServer } from '../child/index.js';
+import { isEnvFileReloadedBy, recogniseDevServer, type DevServerProfile, type EnvReload, type ProjectPackage } from '../child/index.js';
 import { readEnvFile, type RestartOnUrlChange } from '../config/index.js';
 import { restartHint } from '../events/index.js';
 
@@ -10,7 +10,7 @@ export type UrlChangeMode =
   /** `never`: it keeps running with the URL it started with in its environment. */
   | { kind: 'keep' }
   /** It reloads `envFile` by itself: left running, and MEDIAN_TOOLS_URL stays out of its environment. */
-  | { kind: 'reloads'; server: EnvReloadingDevServer; envFile: string };
+  | { kind: 'reloads'; server: DevServerProfile & { reloads: EnvReload }; envFile: string };
 
 export interface UrlChangeDecision {
   mode: UrlChangeMode;
@@ -18,14 +18,16 @@ export interface UrlChangeDecision {
   note?: string;
 }
 
-/** package.json's scripts in `cwd`; none when it is missing or not JSON. */
-async function readScripts(cwd: string): Promise<Record<string, unknown>> {
+const asRecord = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+
+/** package.json's scripts and dependency names in `cwd`; none when it is missing or not JSON. */
+async function readProjectPackage(cwd: string): Promise<ProjectPackage> {
   try {
-    const parsed: unknown = JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8'));
-    const scripts = (parsed as { scripts?: unknown } | null)?.scripts;
-    return typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>) : {};
+    const parsed = asRecord(JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8')));
+    const dependencies = new Set([...Object.keys(asRecord(parsed.dependencies)), ...Object.keys(asRecord(parsed.devDependencies))]);
+    return { scripts: asRecord(parsed.scripts), dependencies };
   } catch {
-    return {}; // no package.json (or not JSON): the command alone decides
+    return { scripts: {}, dependencies: new Set() }; // no package.json (or not JSON): the command alone decides
   }
 }
 
@@ -44,27 +46,33 @@ export async function decideUrlChangeMode(options: {
       note: `The dev server is never restarted when the tunnel URL changes (--restart-on-url-change never): it keeps the MEDIAN_TOOLS_URL it started with in its environment until you restart it (${restartHint()}).`,
     };
   }
-  const server = recogniseEnvReloadingDevServer(options.command, await readScripts(options.cwd));
+  const server = recogniseDevServer(options.command, await readProjectPackage(options.cwd));
   if (!server) return { mode: { kind: 'restart' } };
-  if (envFile === null || !isEnvFileReloadedBy(server, envFile, options.cwd)) {
-    const where = envFile === null ? 'median-dev writes no env file (--no-env-file)' : `${envFile} is not one of its env files (${server.envFiles.join(', ')} beside package.json)`;
-    return { mode: { kind: 'restart' }, note: `${server.name} reloads its env files by itself, but ${where}: it is restarted when the tunnel URL changes.` };
+  const { reloads } = server;
+  if (!reloads) {
+    return { mode: { kind: 'restart' }, note: `${server.name} recognised: ${server.restartReason ?? 'it does not reread env files'}, so median-dev restarts it when the tunnel URL changes, with MEDIAN_TOOLS_URL in its environment.` };
+  }
+  const files = reloads.envFiles.join(', ');
+  if (envFile === null || !isEnvFileReloadedBy(reloads, envFile, options.cwd)) {
+    const where = envFile === null ? 'median-dev writes no env file (--no-env-file)' : `${envFile} is not one of them (${files} beside package.json)`;
+    return { mode: { kind: 'restart' }, note: `${server.name} recognised: it reloads ${files} by itself, but ${where}: it is restarted when the tunnel URL changes, with MEDIAN_TOOLS_URL in its environment.` };
   }
   const file = basename(envFile);
   // A file it reads before ours that sets MEDIAN_TOOLS_URL wins over ours on every reload: only a restart (the URL in its environment) gets through.
-  const earlier = await earlierFileSettingToolsUrl(server, envFile);
+  const earlier = await earlierFileSettingToolsUrl(reloads, envFile);
   if (earlier) {
-    return { mode: { kind: 'restart' }, note: `${server.name} reloads ${file} by itself, but ${earlier} also sets MEDIAN_TOOLS_URL and wins over ${file}: it is restarted when the tunnel URL changes. Remove MEDIAN_TOOLS_URL from ${earlier} to keep it running.` };
+    return { mode: { kind: 'restart' }, note: `${server.name} recognised: it reloads ${file} by itself, but ${earlier} also sets MEDIAN_TOOLS_URL and wins over ${file}: it is restarted when the tunnel URL changes. Remove MEDIAN_TOOLS_URL from ${earlier} to keep it running.` };
   }
+  const readWith = reloads.readWith ? ` Read MEDIAN_TOOLS_URL and MEDIAN_KEY in the route with ${reloads.readWith}: process.env keeps the values it started with.` : '';
   return {
-    mode: { kind: 'reloads', server, envFile },
-    note: `${server.name} reloads ${file} by itself: it keeps running when the tunnel URL changes, and MEDIAN_TOOLS_URL stays out of its environment so the reloaded value wins (--restart-on-url-change always restarts it instead).`,
+    mode: { kind: 'reloads', server: { ...server, reloads }, envFile },
+    note: `${server.name} recognised: it reloads ${file} by itself (${reloads.how}), so it keeps running when the tunnel URL changes or the key rotates, and MEDIAN_TOOLS_URL stays out of its environment so the reloaded value wins (--restart-on-url-change always restarts it instead).${readWith}`,
   };
 }
 
 /** The first of the server's env files read before `envFile` (same folder) that sets MEDIAN_TOOLS_URL. */
-async function earlierFileSettingToolsUrl(server: EnvReloadingDevServer, envFile: string): Promise<string | undefined> {
-  const earlier = server.envFiles.slice(0, server.envFiles.indexOf(basename(envFile)));
+async function earlierFileSettingToolsUrl(reloads: EnvReload, envFile: string): Promise<string | undefined> {
+  const earlier = reloads.envFiles.slice(0, reloads.envFiles.indexOf(basename(envFile)));
   for (const name of earlier) {
     const vars = await readEnvFile(join(dirname(envFile), name)).catch(() => ({}) as Record<string, string>);
     if (vars.MEDIAN_TOOLS_URL !== undefined) return name;

@@ -50,7 +50,7 @@ describe('median-dev start --restart-on-url-change', () => {
   it('auto with next dev: a hostname change heals without a restart, same pid, the route has the new URL, soon after the reopen', async () => {
     const world = await useE2eWorld();
     const { cli, toolsUrl, endpointId } = await startWithFakeNext(world);
-    expect(eventsOf(cli, 'log').filter((e) => String(e.message).startsWith('next dev reloads .env.local by itself'))).toHaveLength(1);
+    expect(eventsOf(cli, 'log').filter((e) => String(e.message).startsWith('next dev recognised: it reloads .env.local by itself'))).toHaveLength(1);
     // Started without MEDIAN_TOOLS_URL in its environment: it read it from .env.local.
     await vi.waitFor(() => expect(loads(cli).at(-1)?.url).toBe(toolsUrl), { timeout: 5_000 });
     const [pid] = childPids(cli);

@@ -164,7 +164,7 @@ describe('--restart-on-url-change', () => {
     await policy.waitUntilAnswering();
     const first = output().find((line) => line.startsWith('env '));
     expect(first).toMatch(new RegExp(`^env MEDIAN_TOOLS_URL=${A} pid=\\d+$`));
-    expect(logs().filter((m) => m.includes('next dev reloads .env.local by itself'))).toHaveLength(1);
+    expect(logs().filter((m) => m.includes('next dev recognised: it reloads .env.local by itself'))).toHaveLength(1);
 
     await writeToolsUrl(setup, B);
     await policy.restartFor(B);
@@ -175,7 +175,41 @@ describe('--restart-on-url-change', () => {
     expect(logs()).toContain(`next dev reloaded .env.local: its route has MEDIAN_TOOLS_URL=${B} without a restart.`);
     await policy.restartFor(B);
     expect(starts()).toBe(1);
-    expect(logs().filter((m) => m.includes('next dev reloads .env.local by itself'))).toHaveLength(1);
+    expect(logs().filter((m) => m.includes('next dev recognised: it reloads .env.local by itself'))).toHaveLength(1);
+  });
+
+  it('auto: a key rotated in .env.local leaves next dev running and waits for its reload; R still restarts it', async () => {
+    const setup = await usePolicy({}, fakeNext);
+    const { policy, output, starts, logs } = setup;
+    await writeToolsUrl(setup, A);
+    await policy.restartFor(A);
+    await policy.waitUntilAnswering();
+    await writeFile(setup.envFile, `MEDIAN_KEY=${KEY.replace(/.$/, 'Z')}\nMEDIAN_TOOLS_URL=${A}\n`);
+    await policy.followKey(setup.envFile);
+    expect(output()).toContain('  Reload env: .env.local');
+    expect(starts()).toBe(1);
+    expect(logs()).toContain('next dev reloaded .env.local: its route has the new MEDIAN_KEY without a restart.');
+    // A key from a file it does not read (another folder's) reaches it only through a restart.
+    await policy.followKey(join(setup.dir, 'config', '.env.local'));
+    await vi.waitFor(() => expect(starts()).toBe(2), WAIT);
+  });
+
+  it('auto: node --watch is recognised and restarted for a new URL and a new key (a real node --watch)', async () => {
+    const setup = await usePolicy({}, {
+      command: async (dir) => {
+        await writeFile(join(dir, 'server.js'), DEV_SERVER);
+        return [process.execPath, '--watch', join(dir, 'server.js')];
+      },
+    });
+    const { policy, output, starts, logs } = setup;
+    await policy.restartFor(A);
+    await vi.waitFor(() => expect(output()).toContain(`url=${A} key=set`), WAIT);
+    expect(logs()[0]).toMatch(/^node --watch recognised: it restarts when your code changes but never rereads env files, so median-dev restarts it/);
+    await policy.restartFor(B);
+    await vi.waitFor(() => expect(output()).toContain(`url=${B} key=set`), WAIT);
+    expect(starts()).toBe(2);
+    await policy.followKey(setup.envFile);
+    await vi.waitFor(() => expect(starts()).toBe(3), WAIT);
   });
 
   it('auto: a dev server that says nothing within the wait is left running, with a warning that names the fix', async () => {

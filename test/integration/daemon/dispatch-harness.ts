@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Endpoint } from '../../../src/median/index.js';
 import { createRouteRetry, type ProductionGuardDecision } from '../../../src/endpoints/index.js';
 import { MedianDevError } from '../../../src/shared/errors.js';
@@ -114,6 +114,9 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
     },
     async restart() {
       steps.push('child.restart');
+    },
+    async followKey(source) {
+      steps.push(`child.followKey ${source === undefined ? 'unknown' : basename(source)}`);
     },
     close: async () => undefined,
     killNow: () => undefined,

@@ -132,7 +132,8 @@ describe('the dispatch: key rotation', () => {
     // The re-read reports envFile.keyChanged; its reaction runs right after on the queue.
     await vi.waitFor(() => expect(world.steps).toContain(`endpoint.reconnect ${URL_1}`));
     expect(world.followedKeys).toEqual([OTHER_KEY]);
-    expect(world.steps).toEqual(['child.restart', 'child.waitUntilAnswering', 'route answers', `endpoint.reconnect ${URL_1}`]);
+    // The dev server follows the key from the file it came from (restarted unless it reloads that file).
+    expect(world.steps).toEqual(['child.followKey .env.local', 'child.waitUntilAnswering', 'route answers', `endpoint.reconnect ${URL_1}`]);
     expect(world.events).toContainEqual(expect.objectContaining({ event: 'log', level: 'info', message: expect.stringContaining('MEDIAN_KEY changed') }));
   });
 

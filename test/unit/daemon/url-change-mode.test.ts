@@ -16,7 +16,7 @@ describe('decideUrlChangeMode', () => {
     const cwd = await useProject({ dev: 'next dev' });
     const decision = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') });
     expect(decision.mode).toMatchObject({ kind: 'reloads', envFile: join(cwd, '.env.local'), server: { name: 'next dev' } });
-    expect(decision.note).toContain('next dev reloads .env.local by itself');
+    expect(decision.note).toContain('next dev recognised: it reloads .env.local by itself (in the same process)');
   });
 
   it('auto: any other dev server is restarted, without a note', async () => {
@@ -35,7 +35,7 @@ describe('decideUrlChangeMode', () => {
     const cwd = await useProject({ dev: 'next dev' });
     const elsewhere = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, 'config', '.env.local') });
     expect(elsewhere.mode.kind).toBe('restart');
-    expect(elsewhere.note).toContain('is not one of its env files');
+    expect(elsewhere.note).toContain('is not one of them');
     const none = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: null });
     expect(none.mode.kind).toBe('restart');
     expect(none.note).toContain('--no-env-file');
@@ -51,6 +51,35 @@ describe('decideUrlChangeMode', () => {
     const after = await useProject({ dev: 'next dev' });
     await writeFile(join(after, '.env'), 'MEDIAN_TOOLS_URL=https://stale.example/api/median\n');
     expect((await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd: after, envFile: join(after, '.env.local') })).mode.kind).toBe('reloads');
+  });
+
+  it('auto: SvelteKit reloads .env.local itself (left running; the note says to read it with $env/dynamic/private)', async () => {
+    const cwd = await useProject({ dev: 'vite dev' });
+    await writeFile(join(cwd, 'package.json'), JSON.stringify({ scripts: { dev: 'vite dev' }, devDependencies: { '@sveltejs/kit': '2' } }));
+    const decision = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') });
+    expect(decision.mode).toMatchObject({ kind: 'reloads', server: { name: 'vite dev (SvelteKit)' } });
+    expect(decision.note).toContain('$env/dynamic/private');
+  });
+
+  it('auto: nuxt dev reloads .env only: restarted for .env.local, left running for .env', async () => {
+    const cwd = await useProject({ dev: 'nuxt dev' });
+    const local = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') });
+    expect(local.mode.kind).toBe('restart');
+    expect(local.note).toContain('nuxt dev recognised: it reloads .env by itself, but');
+    const dotenv = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env') });
+    expect(dotenv.mode).toMatchObject({ kind: 'reloads', server: { name: 'nuxt dev' } });
+  });
+
+  it.each([
+    [['node', '--watch', 'server.js'], 'node --watch'],
+    [['npx', 'nodemon', 'server.js'], 'nodemon'],
+    [['npx', 'tsx', 'watch', 'src/index.ts'], 'tsx watch'],
+    [['npx', 'astro', 'dev'], 'astro dev'],
+  ])('auto: %j is recognised and restarted, and the note says why', async (command, name) => {
+    const cwd = await useProject({});
+    const decision = await decideUrlChangeMode({ policy: 'auto', command, cwd, envFile: join(cwd, '.env.local') });
+    expect(decision.mode.kind).toBe('restart');
+    expect(decision.note).toMatch(new RegExp(`^${name} recognised: .* median-dev restarts it when the tunnel URL changes`));
   });
 
   it('always restarts even next dev; never keeps every dev server running and says so', async () => {

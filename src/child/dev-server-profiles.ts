@@ -1,0 +1,107 @@
+/**
+ * What each dev server does when an env file changes while it runs,
+ * observed with the real framework on this machine (docs/frameworks.md has
+ * the versions, the commands and the measurements):
+ * - `reloads`: it takes the change by itself and its route then reads the
+ *   new value, so median-dev leaves it running and keeps MEDIAN_TOOLS_URL
+ *   out of its environment (a value there masks the file's in each of them);
+ * - without `reloads`: it never rereads env files, so it is restarted.
+ */
+export interface EnvReload {
+  /** The env files it reloads, by name, in the folder it runs in; the first that sets a name wins. */
+  envFiles: readonly string[];
+  /** Whether an output line says the reload is done (the route answers with the new value after it). */
+  isReloadLine(line: string): boolean;
+  /** How long after the file is written it gets to say so. */
+  waitMs: number;
+  /** How it reloads, for the note: `in the same process`, `by restarting its server`. */
+  how: string;
+  /** Where the route reads the reloaded value, when that is not process.env (said in the note). */
+  readWith?: string;
+}
+
+export interface DevServerProfile {
+  /** How the log names it, e.g. `next dev`. */
+  name: string;
+  reloads?: EnvReload;
+  /** Why it is restarted, when it does not reload env files (said once). */
+  restartReason?: string;
+}
+
+/**
+ * Next.js 16.4 (`next dev`, Turbopack and --webpack alike): reloads the four
+ * files in the same process and prints `Reload env: .env.local`; the next
+ * request, and a route module evaluated again, see the new value in
+ * process.env (0.3–0.4 s after the write, 1.2 s for the first with webpack).
+ */
+export const NEXT_DEV: DevServerProfile = Object.freeze({
+  name: 'next dev',
+  reloads: Object.freeze({
+    envFiles: Object.freeze(['.env.development.local', '.env.local', '.env.development', '.env']),
+    isReloadLine: (line: string) => /\bReload(ed)? env\b/i.test(line),
+    waitMs: 3_000,
+    how: 'in the same process',
+  }),
+});
+
+/**
+ * SvelteKit 2.70 on Vite 7 (`vite dev`): Vite restarts its dev server in the
+ * same process when one of the four files changes (`.env.local changed,
+ * restarting server...`, then `server restarted.`); `$env/dynamic/private`
+ * then has the new value (1.2–2.7 s after the write), process.env never does.
+ */
+export const SVELTEKIT_DEV: DevServerProfile = Object.freeze({
+  name: 'vite dev (SvelteKit)',
+  reloads: Object.freeze({
+    envFiles: Object.freeze(['.env.development.local', '.env.development', '.env.local', '.env']),
+    isReloadLine: (line: string) => /\[vite\] server restarted\b/.test(line),
+    waitMs: 5_000,
+    how: 'by restarting its Vite server in the same process',
+    readWith: '$env/dynamic/private',
+  }),
+});
+
+/**
+ * Nuxt 4.3 (`nuxt dev`): reads `.env` only. A change to it restarts its
+ * server process (the `nuxt dev` process stays), which prints `➜ Local:`
+ * again and `Nuxt Nitro server built` once it answers (~4–12 s here); its
+ * process.env then has the new value. `.env.local` and the others: ignored.
+ */
+export const NUXT_DEV: DevServerProfile = Object.freeze({
+  name: 'nuxt dev',
+  reloads: Object.freeze({
+    envFiles: Object.freeze(['.env']),
+    isReloadLine: (line: string) => /Nuxt Nitro server built\b/.test(line),
+    waitMs: 30_000,
+    how: 'by restarting its server process',
+  }),
+});
+
+/** node --watch (Node 20): restarts when an imported file changes, never for an env file, even one given with --env-file. */
+export const NODE_WATCH: DevServerProfile = Object.freeze({
+  name: 'node --watch',
+  restartReason: 'it restarts when your code changes but never rereads env files',
+});
+
+/** nodemon 3: watches .js, .mjs, .cjs and .json files, not env files. */
+export const NODEMON: DevServerProfile = Object.freeze({
+  name: 'nodemon',
+  restartReason: 'it restarts when your code changes but never rereads env files',
+});
+
+/** tsx watch 4: restarts when an imported file changes, never for an env file. */
+export const TSX_WATCH: DevServerProfile = Object.freeze({
+  name: 'tsx watch',
+  restartReason: 'it restarts when your code changes but never rereads env files',
+});
+
+/**
+ * Astro 5.18 (`astro dev`): restarts itself in the same process when one of
+ * the four files changes (`Restarting...`) and import.meta.env then has the
+ * new value, but that restart raced Vite's own here and left it with
+ * ERR_SERVER_ALREADY_LISTEN and nothing listening (1 change in 7).
+ */
+export const ASTRO_DEV: DevServerProfile = Object.freeze({
+  name: 'astro dev',
+  restartReason: 'its own restart on an env file change raced Vite’s and left nothing listening in our runs',
+});
