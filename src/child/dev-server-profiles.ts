@@ -77,23 +77,15 @@ export const NUXT_DEV: DevServerProfile = Object.freeze({
   }),
 });
 
+/** A dev server that never rereads env files: restarted, for `reason`. */
+const restarted = (name: string, reason = 'it restarts when your code changes but never rereads env files'): DevServerProfile => Object.freeze({ name, restartReason: reason });
+
 /** node --watch (Node 20): restarts when an imported file changes, never for an env file, even one given with --env-file. */
-export const NODE_WATCH: DevServerProfile = Object.freeze({
-  name: 'node --watch',
-  restartReason: 'it restarts when your code changes but never rereads env files',
-});
-
+export const NODE_WATCH = restarted('node --watch');
 /** nodemon 3: watches .js, .mjs, .cjs and .json files, not env files. */
-export const NODEMON: DevServerProfile = Object.freeze({
-  name: 'nodemon',
-  restartReason: 'it restarts when your code changes but never rereads env files',
-});
-
+export const NODEMON = restarted('nodemon');
 /** tsx watch 4: restarts when an imported file changes, never for an env file. */
-export const TSX_WATCH: DevServerProfile = Object.freeze({
-  name: 'tsx watch',
-  restartReason: 'it restarts when your code changes but never rereads env files',
-});
+export const TSX_WATCH = restarted('tsx watch');
 
 /**
  * Astro 5.18 (`astro dev`): restarts itself in the same process when one of
@@ -101,7 +93,4 @@ export const TSX_WATCH: DevServerProfile = Object.freeze({
  * new value, but that restart raced Vite's own here and left it with
  * ERR_SERVER_ALREADY_LISTEN and nothing listening (1 change in 7).
  */
-export const ASTRO_DEV: DevServerProfile = Object.freeze({
-  name: 'astro dev',
-  restartReason: 'its own restart on an env file change raced Vite’s and left nothing listening in our runs',
-});
+export const ASTRO_DEV = restarted('astro dev', 'its own restart on an env file change raced Vite’s and left nothing listening in our runs');
