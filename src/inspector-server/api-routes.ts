@@ -13,7 +13,7 @@ export interface ApiAnswer {
 
 export type ApiRoutesOptions = Pick<
   InspectorServerOptions,
-  'scanRecords' | 'findRecord' | 'matcherFor' | 'replay' | 'saveCall' | 'curlOf' | 'harOf' | 'readTools' | 'maskRecord'
+  'scanRecords' | 'findRecord' | 'matcherFor' | 'replay' | 'saveCall' | 'curlOf' | 'harOf' | 'readTools' | 'maskRecord' | 'decideEmulatorApproval'
 > & {
   index: CallIndex;
   status(): InspectorStatus;
@@ -27,7 +27,9 @@ export const MAX_HAR_RECORDS = 5_000;
 /**
  * The inspector's JSON API, behind the gate: reads of the list, a record, its
  * curl, a HAR of the filtered list, the status, the tools of the last
- * manifest read; and the writes: a replay, saving a call as a test.
+ * manifest read; and the writes: a replay, saving a call as a test, a
+ * decision on a call median-dev's emulator holds. Every write passed the
+ * gate first (own Origin, the session header).
  */
 export function createApiRoutes(options: ApiRoutesOptions): { answer(method: string, url: URL, body: unknown): Promise<ApiAnswer> } {
   const mask = options.maskRecord ?? ((record: CallRecord) => record);
@@ -80,6 +82,11 @@ export function createApiRoutes(options: ApiRoutesOptions): { answer(method: str
       if (saveMatch && options.saveCall) {
         if (method !== 'POST') return { status: 405, body: { error: { code: 'method_not_allowed', message: 'Saving a call is a POST.' } } };
         return { status: 200, body: await options.saveCall(decodedSegment(saveMatch[1]!)) };
+      }
+      const heldMatch = /^\/api\/emulator-approvals\/([^/]+)\/(approve|deny)$/.exec(path);
+      if (heldMatch && options.decideEmulatorApproval) {
+        if (method !== 'POST') return { status: 405, body: { error: { code: 'method_not_allowed', message: 'A decision is a POST.' } } };
+        return { status: 200, body: await options.decideEmulatorApproval(decodedSegment(heldMatch[1]!), heldMatch[2] as 'approve' | 'deny') };
       }
       if (path === '/api/replay') {
         if (method !== 'POST') return { status: 405, body: { error: { code: 'method_not_allowed', message: 'A replay is a POST.' } } };

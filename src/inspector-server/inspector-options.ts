@@ -1,4 +1,4 @@
-import type { DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import type { DaemonEvent, DaemonSnapshot, EmulatorDecisionAnswer } from '../events/index.js';
 import type { ManifestTool, ReplayAnswer, ReplayBody, SaveCallAnswer } from '../events/inspector-api.js';
 import type { CallRecord } from '../median/index.js';
 import type { Logger } from '../shared/index.js';
@@ -18,6 +18,12 @@ export interface InspectorServerOptions {
   /** The one filter parser: null for a blank text, a coded error for a bad one. */
   matcherFor(text: string): RecordMatcher | null;
   replay(body: ReplayBody): Promise<ReplayAnswer>;
+  /**
+   * Approves or denies a call median-dev's emulator holds (the status page's
+   * buttons); left out, the inspector offers none. A real Median's approvals
+   * are never decided here: the daemon refuses them (`not_emulator`).
+   */
+  decideEmulatorApproval?(id: string, decision: 'approve' | 'deny'): Promise<EmulatorDecisionAnswer>;
   /** Saves a recorded tool call as a test file (median-calls/); left out, the inspector offers no save. */
   saveCall?(id: string): Promise<SaveCallAnswer>;
   /** A curl command re-signed with a fresh timestamp, every secret masked. */

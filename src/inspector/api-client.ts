@@ -1,6 +1,7 @@
 import type { CallRecord } from '../median/call-record.js';
 import { INSPECTOR_SESSION_HEADER } from '../shared/inspector-session.js';
 import type { CallPage, InspectorStatus, ReplayAnswer, ReplayBody, SaveCallAnswer, ToolsAnswer } from '../events/inspector-api.js';
+import type { EmulatorDecisionAnswer } from '../events/daemon-events.js';
 
 /** An error answer of the inspector's API: its code and message. */
 export class ApiFailure extends Error {
@@ -66,6 +67,8 @@ export const api = {
   tools: () => get<ToolsAnswer>('/api/tools'),
   replay: (body: ReplayBody) => post<ReplayAnswer>('/api/replay', body),
   saveCall: (id: string) => post<SaveCallAnswer>(`/api/calls/${encodeURIComponent(id)}/save`, {}),
+  /** Approves or denies a call median-dev's emulator holds. */
+  decideHeld: (id: string, decision: 'approve' | 'deny') => post<EmulatorDecisionAnswer>(`/api/emulator-approvals/${encodeURIComponent(id)}/${decision}`, {}),
   /** The HAR of the filtered list, as a file's bytes (a link cannot carry the session header). */
   har: async (filter: string): Promise<Blob> => {
     const response = await request(`/api/har?filter=${encodeURIComponent(filter)}`);

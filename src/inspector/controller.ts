@@ -3,6 +3,7 @@ import { unsignedOriginalReason } from '../median/unsigned-original.js';
 import type { CallRow, LiveMessage } from '../events/inspector-api.js';
 import { ApiFailure, api, session } from './api-client.js';
 import { saveFile } from './dom.js';
+import { describeDecision } from '../presentation/index.js';
 import { connectLive } from './live-client.js';
 import { reduce, type InspectorAction } from './reducer.js';
 import { firstMissing, initialState, needsConfirmation, type InspectorState } from './state.js';
@@ -23,6 +24,8 @@ export interface Controller {
   downloadHar(): Promise<void>;
   /** Saves the call as a test (median-calls/) and says where. */
   saveCall(id: string): Promise<void>;
+  /** Approves or denies a call median-dev's emulator holds, and says what it did. */
+  decideHeld(id: string, decision: 'approve' | 'deny'): Promise<void>;
   openReplay(record: CallRecord, options?: { isNewId?: boolean; sendNow?: boolean }): void;
   /** Send: asks for the confirmation first where the risk needs one. */
   sendReplay(): void;
@@ -202,6 +205,14 @@ export function createController(onChange: (state: InspectorState) => void): Con
         dispatch({ type: 'flash', text: isNew ? `Saved as ${file}: run it with median-dev test` : `Already saved as ${file}`, level: 'info' });
       } catch (error) {
         dispatch({ type: 'flash', text: `Not saved: ${errorOf(error).message}`, level: 'error' });
+      }
+    },
+    async decideHeld(id, decision) {
+      try {
+        const answer = await api.decideHeld(id, decision);
+        dispatch({ type: 'flash', text: describeDecision(answer), level: answer.didNotRun ? 'error' : 'info' });
+      } catch (error) {
+        dispatch({ type: 'flash', text: `Not ${decision === 'approve' ? 'approved' : 'denied'}: ${errorOf(error).message}`, level: 'error' });
       }
     },
     openReplay(record, options = {}) {

@@ -26,7 +26,7 @@ const controller = createController(() => {
 const header = createHeaderView(controller);
 const list = createListView(controller);
 const detail = createDetailView(controller);
-const status = createStatusView();
+const status = createStatusView(controller);
 const replay = createReplayView(controller);
 const diff = createDiffView(controller);
 const flash = el('div', { class: 'flash', data: { testid: 'flash' } });

@@ -5,3 +5,4 @@ export type { Color } from './color.js';
 export { verdictColor, statusColor, signatureMark, type Mark } from './call-colors.js';
 export { formatClock, formatDuration, isSlowCall } from './format-time.js';
 export { repeatMark, toolText } from './call-labels.js';
+export { heldLabel, describeDecision, type HeldCall, type DecisionOutcome } from './held-call-text.js';

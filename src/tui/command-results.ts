@@ -2,7 +2,7 @@ import type { CallRecord } from '../median/index.js';
 import type { ControlCommand } from '../events/index.js';
 import { requestReplay } from './key-reducer.js';
 import { withFlash } from './selection.js';
-import { describeDecision } from './held-approvals.js';
+import { describeDecision } from '../presentation/index.js';
 import type { CommandError, TuiResult } from './tui-actions.js';
 import type { ReplayCommand, TuiState } from './tui-state.js';
 

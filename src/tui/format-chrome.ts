@@ -2,7 +2,7 @@ import { KEY_MAP, bindingOf, isDevServerLocalOnly, keyHelpRows, keyLabel } from 
 import { unsignedOriginalReason } from '../median/index.js';
 import { plainText, seg, wrapText, wrapWords, type Color, type StyledLine } from './styled-text.js';
 import { flashLines, rowCount, selectedHeld, type TuiState } from './tui-state.js';
-import { heldLabel } from './held-approvals.js';
+import { heldLabel } from '../presentation/index.js';
 
 const TUNNEL_COLORS: Record<TuiState['daemon']['tunnel']['state'], Color> = {
   open: 'green',

@@ -1,4 +1,5 @@
-import { keyLabel, type EmulatorApproval, type EmulatorDecisionAnswer } from '../events/index.js';
+import { keyLabel, type EmulatorApproval } from '../events/index.js';
+import { heldLabel } from '../presentation/index.js';
 import { withFlash } from './selection.js';
 import type { TuiResult } from './tui-actions.js';
 import { selectedHeld, type TuiState } from './tui-state.js';
@@ -11,11 +12,6 @@ import { selectedHeld, type TuiState } from './tui-state.js';
  */
 
 const none = (state: TuiState): TuiResult => ({ state, effects: [] });
-
-/** What a held call is, in a line: the tool, its id and risk. */
-export function heldLabel(approval: EmulatorApproval): string {
-  return `${approval.tool} ${approval.id} (risk ${approval.risk})`;
-}
 
 /** A new list from the daemon: the same call stays selected while it is held; a newly held one is said. */
 export function applyHeld(state: TuiState, approvals: readonly EmulatorApproval[], isLive: boolean): TuiState {
@@ -41,13 +37,4 @@ export function heldKey(state: TuiState, action: 'approve-held' | 'deny-held' | 
   const decision = action === 'approve-held' ? 'approve' : 'deny';
   const flashed = withFlash(state, `${decision === 'approve' ? 'Approving' : 'Denying'} ${heldLabel(held)} in the emulator…`);
   return { state: flashed, effects: [{ type: 'send', command: { command: 'emulator-decision', id: held.id, decision } }] };
-}
-
-/** The daemon's answer to a decision, as the footer says it. */
-export function describeDecision(answer: Partial<EmulatorDecisionAnswer>): string {
-  const what = `${answer.tool ?? '?'} ${answer.id ?? ''}`.trim();
-  if (answer.decision === 'deny') return `${what} denied by ${answer.by ?? 'A teammate'}: nothing was sent; the agent is told no.`;
-  if (answer.didNotRun) return `${what} approved by ${answer.by ?? 'A teammate'}, and it failed: ${answer.didNotRun}`;
-  const status = typeof answer.status === 'number' ? `HTTP ${answer.status}` : 'no answer';
-  return `✓ ${what} approved by ${answer.by ?? 'A teammate'}: it ran at the route, ${status}${answer.verdict ? ` ${answer.verdict}` : ''}.`;
 }

@@ -52,6 +52,15 @@ export function createHeaderView(controller: Controller): { element: HTMLElement
         : pill('endpoint', daemon?.endpoint ? daemon.endpoint.status : 'none yet', daemon?.endpoint ? endpointColor(daemon.endpoint.status) : 'gray', 'endpoint'),
       pill('child', daemon ? daemon.child.state : '…', daemon?.child.state === 'running' ? 'green' : daemon?.child.state === 'exited' ? 'red' : 'gray', 'child'),
       pill('key', daemon?.keyFingerprint ?? 'not set', daemon?.keyFingerprint ? 'cyan' : 'yellow', 'key'),
+      ...(daemon?.emulatorApprovals?.length
+        ? [
+            el(
+              'button',
+              { class: 'pill c-yellow', data: { testid: 'held-pill' }, title: "Calls median-dev's emulator holds for a decision: approve or deny them on the status page", on: { click: () => controller.dispatch({ type: 'tab-chosen', tab: 'status' }) } },
+              `⏸ ${daemon.emulatorApprovals.length} held by the emulator`,
+            ),
+          ]
+        : []),
       pill('', state.live === 'live' ? '● live' : state.live === 'connecting' ? '○ connecting' : '○ reconnecting', state.live === 'live' ? 'green' : 'yellow', 'live'),
     );
     tabs.replaceChildren(

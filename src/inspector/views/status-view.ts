@@ -3,6 +3,9 @@ import type { InspectorStatus, TimelineEntry } from '../../events/inspector-api.
 import { formatDuration } from '../../presentation/index.js';
 import { el } from '../dom.js';
 import type { InspectorState } from '../state.js';
+import type { Controller } from '../controller.js';
+import type { EmulatorApproval } from '../../events/daemon-events.js';
+import { heldLabel } from '../../presentation/index.js';
 import { endpointColor } from './header-view.js';
 
 const KIND_TITLES: Record<TimelineEntry['kind'], string> = {
@@ -30,8 +33,42 @@ function devOutputCard(lines: readonly string[], log: string | undefined): HTMLE
   );
 }
 
-/** Tunnel, endpoint (its in-between heal states too), child, key, and the timeline of drops and heals. */
-export function createStatusView(): { element: HTMLElement; draw(state: InspectorState): void } {
+/**
+ * The calls median-dev's emulator holds for a decision, with a button for
+ * each: marked as the emulator's, since a real Median's approvals are never
+ * listed here (the daemon asks only its emulator).
+ */
+function heldCard(held: readonly EmulatorApproval[], controller: Controller): HTMLElement {
+  return el(
+    'section',
+    { class: 'card held', data: { testid: 'held' } },
+    el('h3', {}, "Held by median-dev's emulator (not a real Median)"),
+    el('p', { class: 'c-gray' }, 'Reviewed and high calls wait for a decision, as Median holds them. Approve one and the emulator runs it at your route, through the tunnel; it is recorded under its approval id.'),
+    el(
+      'table',
+      { class: 'headers' },
+      ...held.map((approval) =>
+        el(
+          'tr',
+          { data: { id: approval.id } },
+          el('th', {}, heldLabel(approval)),
+          el('td', { class: 'mono' }, JSON.stringify(approval.input)),
+          el('td', { class: 'c-gray' }, `waits for ${approval.waitingFor === 'reviewer' ? 'the reviewer' : 'a teammate'}`),
+          el(
+            'td',
+            {},
+            el('button', { class: 'button', data: { testid: 'approve-held' }, on: { click: () => void controller.decideHeld(approval.id, 'approve') } }, 'Approve'),
+            ' ',
+            el('button', { class: 'button', data: { testid: 'deny-held' }, on: { click: () => void controller.decideHeld(approval.id, 'deny') } }, 'Deny'),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Tunnel, endpoint (its in-between heal states too), child, key, the emulator's held calls, and the timeline of drops and heals. */
+export function createStatusView(controller: Controller): { element: HTMLElement; draw(state: InspectorState): void } {
   const element = el('section', { class: 'status-page', data: { testid: 'status' } });
   let drawn: InspectorState['status'] | undefined;
 
@@ -46,7 +83,9 @@ export function createStatusView(): { element: HTMLElement; draw(state: Inspecto
     }
     const { daemon } = status;
     const entries = status.timeline.slice().reverse();
+    const held = daemon.emulatorApprovals ?? [];
     element.replaceChildren(
+      ...(held.length > 0 ? [heldCard(held, controller)] : []),
       el(
         'section',
         { class: 'card' },
