@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MedianDevError, errorCode, silentLogger, type Logger } from '../shared/index.js';
+import { parseBoundedJson } from '../shared/safe-json.js';
 import type { InspectorStatus, LiveMessage } from '../events/inspector-api.js';
 import { createCallIndex } from './call-index.js';
 import { emptyTimeline, reduceTimeline } from './heal-timeline.js';
@@ -248,8 +249,9 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
   if (size === 0) return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    // Bounded: a replay's input nested past what any reader walks would overflow the stack when it is signed.
+    return parseBoundedJson(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new MedianDevError('invalid_json_body', 'The request body is not JSON.');
+    throw new MedianDevError('invalid_json_body', 'The request body is not JSON (or nests deeper than 256 levels).');
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CallRecord, Risk, ToolCall } from '../median/index.js';
 import { recordedToolCall, RISKS, throwIfUnsignedOriginal } from '../median/index.js';
 import { UserError } from '../shared/errors.js';
+import { parseBoundedJson } from '../shared/safe-json.js';
 
 export { REPLAY_OF_HEADER } from '../median/index.js';
 
@@ -110,7 +111,7 @@ export function prepareTestCall(options: { tool: string; input: Record<string, u
 export function parseInputJson(text: string, source: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseBoundedJson(text); // signing writes it back: deeper than any reader walks would overflow the stack
   } catch (error) {
     throw new UserError('invalid_input_json', `${source} is not valid JSON: ${(error as Error).message}`, {
       hint: `Pass an object, like --input '{"orderNumber":"A-1001"}', or --input @input.json.`,

@@ -2,6 +2,7 @@ import { INSPECTOR_CREDENTIAL_TEXT, maskInspectorCredentials } from './inspector
 import { mayHideText, withoutHiddenCharacters } from './invisible-characters.js';
 import { mayHoldJsonEscapes, withoutJsonEscapes } from './json-escapes.js';
 import { maskCutTail } from './cut-tail.js';
+import { mapStrings } from './map-strings.js';
 import { secretSpellings } from './secret-spellings.js';
 import { applyAll, redactVisitorInBody, visitorReplacements, type Replacement } from './visitor-redaction.js';
 
@@ -22,7 +23,9 @@ interface MaskableRecord {
  *   whatever it is: `Bearer median_key_****abcd`.
  * - Every occurrence of a given secret value in any string of the record
  *   (headers, bodies, verdict text, fields added later), in every spelling
- *   `secretSpellings` knows (JSON-escaped, URL-encoded, base64, hex cases).
+ *   `secretSpellings` knows (JSON-escaped, URL-encoded, base64, hex cases),
+ *   and in every property name (a header's name is the sender's text too).
+ *   The walk keeps its own stack: no depth or width of a record overflows it.
  *   Where spellings of several secrets overlap (a secret inside another, two
  *   that touch), the whole stretch they cover is masked as one.
  * - The browser inspector's session (its header, the cookie earlier versions
@@ -228,27 +231,24 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
   const redactVisitor = options.redactVisitor === true;
   const maskKeyShapes = options.maskKeyShapes !== false;
   const maskWith = (text: string, extra: readonly Replacement[]): string => {
+    // Shorter than any secret, spelt or split, and than a key's shape: nothing of ours to mask (most names and values of a wide object).
+    if (text.length < MIN_SECRET_LENGTH) return extra.length > 0 ? applyAll(text, extra) : text;
     let out = maskForms(maskAcrossEscapes(maskAcrossHidden(text, fixed, maskKeyShapes), fixed, maskKeyShapes), fixed);
     if (maskKeyShapes && out.includes(KEY_PREFIX)) out = out.replace(KEY_SHAPE, (key) => maskSecretValue(key));
     // Stryker disable next-line ConditionalExpression,EqualityOperator: applyAll with no replacements gives the text back; the check saves the call.
     return extra.length > 0 ? applyAll(out, extra) : out;
   };
 
-  const walk = (value: unknown, key: string | undefined, extra: readonly Replacement[]): unknown => {
-    if (typeof value === 'string') {
-      // Stryker disable next-line ConditionalExpression: only the record itself (an object) is walked without a key, so no string reaches here without one.
-      const text =
-        key === undefined ? value : AUTH_HEADERS.has(key.toLowerCase()) ? maskAuthorization(value) : maskInspectorCredentials(key, value, maskSecretValue);
-      return maskWith(text, extra);
-    }
-    if (Array.isArray(value)) return value.map((item) => walk(item, key, extra));
-    if (value !== null && typeof value === 'object') {
-      const copy: Record<string, unknown> = {};
-      for (const [name, inner] of Object.entries(value)) copy[name] = walk(inner, name, extra);
-      return copy;
-    }
-    return value;
-  };
+  /** Every string and property name of `value` masked; the walk keeps its own stack (mapStrings), so no depth or width of a value overflows it. */
+  const walk = (value: unknown, extra: readonly Replacement[]): unknown =>
+    mapStrings(
+      value,
+      (text, key) =>
+        // Stryker disable next-line ConditionalExpression: only the record itself (an object) is walked without a key, so no string reaches here without one.
+        maskWith(key === undefined ? text : AUTH_HEADERS.has(key.toLowerCase()) ? maskAuthorization(text) : maskInspectorCredentials(key, text, maskSecretValue), extra),
+      // A header's name is the sender's text too (`x-median_key_…: 1`).
+      { mapKey: (name) => maskWith(name, extra) },
+    );
 
   const maskRecord = <T extends MaskableRecord>(record: T): T => {
     let source = record;
@@ -259,7 +259,7 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
       source = { ...record, request: { ...record.request, body } };
       extra = visitorReplacements(found);
     }
-    const masked = walk(source, undefined, extra) as T;
+    const masked = walk(source, extra) as T;
     // A body cut at the recording limit: its end may hold the first part of a secret.
     for (const side of [masked.request, masked.response]) {
       if (side?.truncated === true && typeof side.body === 'string') side.body = maskCutTail(side.body, fixed.map((f) => f.form));

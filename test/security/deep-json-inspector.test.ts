@@ -77,6 +77,9 @@ describe('the inspector API on a call nested 200,000 deep', () => {
     const replayed = await session.post('/api/replay', { id: row.id, confirmed: true, allowUnsignedOriginal: true });
     expect(replayed.status, await replayed.clone().text()).toBeLessThan(500);
     const replay = (await replayed.json()) as { toolCallId: string; replayOf: string };
+    // The page's edited input is read bounded too: one nested as deep is a coded 400, not a stack overflow when it is signed.
+    const deepInput = await session.fetch('/api/replay', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"id":"${row.id}","newId":true,"confirmed":true,"allowUnsignedOriginal":true,"input":{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}}` });
+    expect([deepInput.status, ((await deepInput.json()) as ApiError).error.code]).toEqual([400, 'invalid_json_body']);
     expect(replay).toMatchObject({ toolCallId: 'call_deep', replayOf: row.id });
     // The page's diff: the replay's row is matched as the page matches it, both records fetched and compared.
     const replayRow = await vi.waitFor(
