@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { isCallRecord, isRepeatLine, withRepeats, type CallRecord, type RepeatLine, type VerdictKind } from '../median/index.js';
-import { UserError, errorCode, escapeJsonControls } from '../shared/index.js';
+import { UserError, errorCode } from '../shared/index.js';
+import { jsonNeedle, matchesText } from './record-text.js';
+import { IndexMismatchError, openIndexedLookup, type IndexedLookup } from './call-index-reader.js';
+import { createCallPicker } from './call-picker.js';
+import { findIndexed, getIndexed, replaysIndexed } from './indexed-queries.js';
 import { createReceivedOrder } from './received-order.js';
 import { REPEAT_LINE_START, callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
@@ -57,6 +61,14 @@ export interface CallStore {
   skippedLines(): number;
   /** Every complete record, newest first, read as it is iterated (the whole store never sits in memory). */
   scan(): AsyncIterable<CallRecord>;
+  /**
+   * Segment lines the last lookup by id (`findByToolCallId`, `get`,
+   * `replaysOf`) read itself, because no call index named them (a live
+   * segment's newest lines, a segment without a usable index), or every line
+   * it read when an index did not match and it scanned instead: 0 when the
+   * indexes were whole. For tests and diagnostics.
+   */
+  lastLookupLinesRead(): number;
 }
 
 export interface CallCandidate {
@@ -87,26 +99,6 @@ function parseLine(line: Buffer): CallRecord | undefined {
   return undefined;
 }
 
-/** How a string appears inside a JSON line, for a cheap test before parsing. */
-function jsonNeedle(text: string): Buffer {
-  return Buffer.from(escapeJsonControls(JSON.stringify(text)).slice(1, -1), 'utf8');
-}
-
-function matchesText(record: CallRecord, needle: string): boolean {
-  const fields = [
-    record.id,
-    record.toolCallId,
-    record.tool,
-    record.conversationId,
-    record.request?.path,
-    record.request?.body,
-    record.response?.body,
-    record.verdict?.agentSees,
-    record.error?.message,
-  ];
-  return fields.some((field) => typeof field === 'string' && field.toLowerCase().includes(needle));
-}
-
 function candidateOf(record: CallRecord): CallCandidate {
   return { id: record.id, toolCallId: record.toolCallId, tool: record.tool, receivedAt: record.receivedAt };
 }
@@ -117,6 +109,8 @@ export function createCallStore(dataDir: string): CallStore {
   const counted = new Map<string, { size: number; lines: number }>();
   /** Lines skipped as not a record, by a hash of their content (a line read twice counts once). */
   const skipped = new Set<string>();
+  /** Lines the full scans read, for `lastLookupLinesRead`. */
+  let linesScanned = 0;
 
   /** The segments; a calls folder that cannot be read (a file in its place, …) is the user's to fix. */
   async function segments(): Promise<Awaited<ReturnType<typeof listSegments>>> {
@@ -142,6 +136,7 @@ export function createCallStore(dataDir: string): CallStore {
     // Repeat lines come after their record: read newest first, the first one seen is the newest.
     const repeats = new Map<string, RepeatLine>();
     for await (const line of linesNewestFirst()) {
+      linesScanned += 1;
       if (line.subarray(0, REPEAT_LINE_START.length).equals(REPEAT_LINE_START)) {
         const repeat = parseRepeatLine(line);
         if (repeat && !repeats.has(repeat.repeatOf)) repeats.set(repeat.repeatOf, repeat);
@@ -150,7 +145,7 @@ export function createCallStore(dataDir: string): CallStore {
       if (!mustContain.every((needle) => line.includes(needle))) continue;
       const record = parseLine(line);
       if (!record) {
-        skipped.add(createHash('sha1').update(line).digest('hex'));
+        noteSkipped(line);
         continue;
       }
       const repeat = repeats.get(record.id);
@@ -158,8 +153,42 @@ export function createCallStore(dataDir: string): CallStore {
     }
   }
 
+  const noteSkipped = (line: Buffer): void => {
+    skipped.add(createHash('sha1').update(line).digest('hex'));
+  };
+  let lookupLinesRead = 0;
+
+  /** A lookup through the call index; the full scan when an index does not match its segment (the segments are the truth). */
+  async function throughIndex<T>(indexed: (lookup: IndexedLookup) => Promise<T>, scanned: () => Promise<T>): Promise<T> {
+    const lookup = await openIndexedLookup(await segments(), noteSkipped);
+    try {
+      const result = await indexed(lookup);
+      lookupLinesRead = lookup.linesRead();
+      return result;
+    } catch (error) {
+      if (!(error instanceof IndexMismatchError)) throw error;
+    } finally {
+      await lookup.close();
+    }
+    linesScanned = 0;
+    const result = await scanned();
+    lookupLinesRead = linesScanned;
+    return result;
+  }
+
+  /** `findByToolCallId` by reading every segment, newest first. */
+  async function findByScan(wanted: string): Promise<{ record: CallRecord } | { candidates: CallRecord[]; total: number }> {
+    const picker = createCallPicker<CallRecord>(wanted);
+    for await (const record of recordsNewestFirst([jsonNeedle(wanted)])) {
+      if (picker.offer(record)) break;
+    }
+    const picked = picker.result();
+    return 'only' in picked ? { record: picked.only } : { candidates: picked.distinct.slice(0, MAX_CANDIDATES), total: picked.distinct.length };
+  }
+
   return {
     skippedLines: () => skipped.size,
+    lastLookupLinesRead: () => lookupLinesRead,
     scan: () => recordsNewestFirst(),
 
     async list(query = {}) {
@@ -190,41 +219,34 @@ export function createCallStore(dataDir: string): CallStore {
     async findByToolCallId(idOrPrefix) {
       const wanted = idOrPrefix.trim();
       if (wanted === '') throw notFound(idOrPrefix);
-      // The original per matching toolCallId (records come newest first, so a later
-      // one that is at least as original replaces it), and every matching record id.
-      const byKey = new Map<string, CallRecord>();
-      for await (const record of recordsNewestFirst([jsonNeedle(wanted)])) {
-        if (record.id === wanted) return record;
-        if (record.toolCallId !== '' && record.toolCallId.startsWith(wanted)) {
-          const key = `tc:${record.toolCallId}`;
-          const known = byKey.get(key);
-          if (!known || record.replayOf === null || known.replayOf !== null) byKey.set(key, record);
-        }
-        if (record.id.startsWith(wanted)) byKey.set(`id:${record.id}`, record);
-      }
-      const exact = byKey.get(`tc:${wanted}`);
-      if (exact) return exact;
-      const distinct = [...new Map([...byKey.values()].map((r) => [r.id, r])).values()];
-      const [only] = distinct;
-      if (distinct.length === 1 && only) return only;
-      if (distinct.length === 0) throw notFound(wanted);
-      const candidates = distinct.slice(0, MAX_CANDIDATES).map(candidateOf);
+      const found = await throughIndex(
+        (lookup) => findIndexed(lookup, jsonNeedle, wanted, MAX_CANDIDATES),
+        () => findByScan(wanted),
+      );
+      if ('record' in found) return found.record;
+      if (found.total === 0) throw notFound(wanted);
+      const candidates = found.candidates.map(candidateOf);
       throw new UserError(
         'call_ambiguous',
-        `"${wanted}" matches ${distinct.length} recorded calls: ${candidates
+        `"${wanted}" matches ${found.total} recorded calls: ${candidates
           .slice(0, 5)
           .map((c) => c.toolCallId || c.id)
-          .join(', ')}${distinct.length > 5 ? ', …' : ''}.`,
-        { hint: 'Type more of the toolCallId, or use the record id (rec_…).', details: { candidates, total: distinct.length } },
+          .join(', ')}${found.total > 5 ? ', …' : ''}.`,
+        { hint: 'Type more of the toolCallId, or use the record id (rec_…).', details: { candidates, total: found.total } },
       );
     },
 
-    async replaysOf(recordId) {
-      const replays: CallRecord[] = [];
-      for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
-        if (record.replayOf === recordId) replays.push(record);
-      }
-      return replays.reverse();
+    replaysOf(recordId) {
+      return throughIndex(
+        (lookup) => replaysIndexed(lookup, jsonNeedle, recordId),
+        async () => {
+          const replays: CallRecord[] = [];
+          for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
+            if (record.replayOf === recordId) replays.push(record);
+          }
+          return replays.reverse();
+        },
+      );
     },
 
     async latestManifestRead() {
@@ -234,11 +256,16 @@ export function createCallStore(dataDir: string): CallStore {
       return undefined;
     },
 
-    async get(recordId) {
-      for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
-        if (record.id === recordId) return record;
-      }
-      return undefined;
+    get(recordId) {
+      return throughIndex(
+        (lookup) => getIndexed(lookup, jsonNeedle, recordId),
+        async () => {
+          for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
+            if (record.id === recordId) return record;
+          }
+          return undefined;
+        },
+      );
     },
 
     async count() {

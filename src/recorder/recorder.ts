@@ -6,6 +6,7 @@ import { createSecretMasker, type SecretMasker } from '../shared/secret-masker.j
 import { escapeJsonControls } from '../shared/output-sanitiser.js';
 import { callsDirOf } from './segment-files.js';
 import { SegmentLog } from './segment-log.js';
+import { indexKeyOf, type IndexKey } from './call-index-file.js';
 
 export interface RecorderOptions {
   dataDir: string;
@@ -67,6 +68,8 @@ export interface Recorder {
 
 interface Pending {
   line: Buffer;
+  /** What the call index names the line by. */
+  key: IndexKey;
   /** What append resolves with: the record as written (masked). */
   record: CallRecord;
   resolve(record: CallRecord): void;
@@ -139,12 +142,12 @@ class CallWriter {
       return Promise.reject(new MedianDevError('recorder_closed', 'The call recorder is closed; nothing more can be recorded.'));
     }
     const line: RepeatLine = { repeatOf: record.id, repeats: repeat.repeats, lastAt: repeat.lastAt };
-    return this.enqueue(Buffer.from(`${JSON.stringify(line)}\n`, 'utf8'), withRepeats(record, repeat));
+    return this.enqueue(Buffer.from(`${JSON.stringify(line)}\n`, 'utf8'), withRepeats(record, repeat), { kind: 'repeat', repeatOf: record.id });
   }
 
-  private enqueue(line: Buffer, record: CallRecord): Promise<CallRecord> {
+  private enqueue(line: Buffer, record: CallRecord, key: IndexKey): Promise<CallRecord> {
     return new Promise<CallRecord>((resolve, reject) => {
-      this.queue.push({ line, record, resolve, reject });
+      this.queue.push({ line, key, record, resolve, reject });
       if (this.endGatherWait && this.queue.length >= GROUP_COMMIT_RECORDS) this.endGatherWait();
       this.kick();
     });
@@ -167,7 +170,7 @@ class CallWriter {
         new MedianDevError('invalid_record', 'This call record cannot be written as JSON.', { cause: error }),
       );
     }
-    return this.enqueue(line, masked);
+    return this.enqueue(line, masked, indexKeyOf(masked));
   }
 
   /** Starts the drain loop unless it runs; on a later tick, so appends made together share one write and one sync. */
@@ -224,10 +227,11 @@ class CallWriter {
       await this.gatherBatch();
       const batch = this.queue.splice(0, this.log.fit(this.queue));
       const lines = batch.map((p) => p.line);
+      const keys = batch.map((p) => p.key);
       this.lastWriteAt = performance.now();
       this.lastWriteRecords = batch.length;
       try {
-        await this.log.append(lines);
+        await this.log.append(lines, keys);
       } catch (error) {
         const failure = this.noteFailure(error);
         for (const pending of batch) pending.reject(failure);

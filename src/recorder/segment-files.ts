@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, type FileHandle } from 'node:fs/promises';
 import { isNotRegularFileError, openRegularFile } from '../shared/regular-file.js';
 import { join } from 'node:path';
 
@@ -65,6 +65,10 @@ export interface SegmentScan {
   /** Of those, repeat lines (not records). */
   repeatLines: number;
   bytes: number;
+  /** Bytes up to the end of the last complete line. */
+  completeBytes: number;
+  /** The file's inode (the call index names it). */
+  inode: bigint;
   /** True when the file is empty or ends with a newline (nothing torn at the end). */
   endsCleanly: boolean;
 }
@@ -79,6 +83,8 @@ export async function scanSegment(path: string): Promise<SegmentScan> {
     let repeatLines = 0;
     let bytes = 0;
     let last = NEWLINE;
+    let completeBytes = 0;
+    const { ino } = await handle.stat({ bigint: true });
     /** Bytes of the repeat prefix the current line starts with so far; -1 once it does not. */
     let matched = 0;
     for (;;) {
@@ -94,6 +100,7 @@ export async function scanSegment(path: string): Promise<SegmentScan> {
         const at = buffer.indexOf(NEWLINE, pos);
         if (at === -1 || at >= bytesRead) break;
         lines += 1;
+        completeBytes = bytes + at + 1;
         if (matched === prefix.length) repeatLines += 1;
         matched = 0;
         pos = at + 1;
@@ -101,7 +108,7 @@ export async function scanSegment(path: string): Promise<SegmentScan> {
       last = buffer[bytesRead - 1] ?? NEWLINE;
       bytes += bytesRead;
     }
-    return { lines, repeatLines, bytes, endsCleanly: last === NEWLINE };
+    return { lines, repeatLines, bytes, completeBytes, inode: ino, endsCleanly: last === NEWLINE };
   } finally {
     await handle.close();
   }
@@ -161,5 +168,29 @@ export async function* readLinesBackward(path: string, chunkBytes = READ_CHUNK_B
     if (!atEnd && carry && carry.length > 0) yield carry;
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The complete lines of an open segment between two offsets, first to last,
+ * each with the offset it starts at; a last fragment without its newline
+ * (torn, or being written) is left out.
+ */
+export async function* readLinesForward(handle: FileHandle, from: number, to: number, chunkBytes = 1024 * 1024): AsyncGenerator<{ line: Buffer; offset: number }> {
+  let position = from;
+  let carry: Buffer | undefined;
+  while (position < to) {
+    const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, to - position));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+    if (bytesRead === 0) return;
+    const block = carry ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+    const blockStart = position - (carry?.length ?? 0);
+    position += bytesRead;
+    let start = 0;
+    for (let at = block.indexOf(NEWLINE); at !== -1; at = block.indexOf(NEWLINE, start)) {
+      if (at > start) yield { line: block.subarray(start, at), offset: blockStart + start };
+      start = at + 1;
+    }
+    carry = start < block.length ? block.subarray(start) : undefined;
   }
 }

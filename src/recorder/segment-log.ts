@@ -5,6 +5,7 @@ import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
 import { segmentsToDrop, type RetentionLimits } from './retention.js';
 import { createSegment, openSegment, writesAreDurable } from './open-segment.js';
 import { listSegmentFiles, scanSegment, segmentFileName } from './segment-files.js';
+import { IndexRebuilds, LiveIndex, removeIndex, type IndexKey, type IndexedSegment } from './call-index-writer.js';
 import { syncFolder } from './sync-folder.js';
 import { writeAll } from './write-all.js';
 
@@ -38,13 +39,18 @@ export class SegmentLog {
   private folderChecked = false;
   /** When the open handle was last compared with the file at its path. */
   private handleCheckedAt = 0;
+  /** The open segment's call index (none when it cannot be written; made whole when opened), and closed ones' rebuilt after `prepare`. */
+  private index: LiveIndex | undefined;
+  private readonly rebuilds: IndexRebuilds;
 
   constructor(
     private readonly callsDir: string,
     private readonly limits: RetentionLimits,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.rebuilds = new IndexRebuilds(logger);
+  }
 
   /** Creates the folder (0700) and takes stock of the segments already there. */
   async prepare(): Promise<void> {
@@ -52,12 +58,12 @@ export class SegmentLog {
     const segments: Segment[] = [];
     let lastEndsCleanly = true;
     const { segments: files, refused } = await listSegmentFiles(this.callsDir);
-    for (const path of refused) {
-      this.logger.warn(`${path} is not a regular file (a symbolic link?); median-dev never reads or writes through one in its data dir. Remove it.`, { path });
-    }
+    for (const path of refused) this.logger.warn(`${path} is not a regular file (a symbolic link?); median-dev never reads or writes through one in its data dir. Remove it.`, { path });
+    const scanned: IndexedSegment[] = []; // what the index rebuilds check
     for (const file of files) {
       const scan = await scanSegment(file.path);
       segments.push({ ...file, records: scan.lines, bytes: scan.bytes, onDisk: true });
+      scanned.push({ path: file.path, inode: scan.inode, bytes: scan.completeBytes });
       lastEndsCleanly = scan.endsCleanly;
       this.lastSeq = Math.max(this.lastSeq, file.seq);
     }
@@ -67,6 +73,7 @@ export class SegmentLog {
     this.prepared = true;
     this.folderChecked = true;
     await this.enforceRetention();
+    await this.rebuilds.start(scanned.filter((scan, i) => this.segments.some((s) => s.path === scan.path) && (this.startNew || i < scanned.length - 1)));
   }
 
   get isPrepared(): boolean {
@@ -104,7 +111,7 @@ export class SegmentLog {
    * Appends whole lines to the live segment, durably (an O_DSYNC writev, or
    * write + fdatasync where O_DSYNC is missing), then applies retention.
    */
-  async append(lines: readonly Buffer[]): Promise<void> {
+  async append(lines: readonly Buffer[], keys: readonly IndexKey[] = []): Promise<void> {
     if (await this.isHandleGone()) {
       this.logger.warn('The call segment being written was deleted or moved; recording goes on in a new one.', { dir: this.callsDir });
       await this.closeHandle();
@@ -123,12 +130,14 @@ export class SegmentLog {
       await this.afterFailedWrite(live);
       throw error;
     }
+    this.index?.append(live.bytes, lines, keys);
     live.records += lines.length;
     live.bytes += bytes;
     await this.enforceRetention();
   }
 
   async close(): Promise<void> {
+    await this.rebuilds.close();
     await this.closeHandle();
   }
 
@@ -243,6 +252,7 @@ export class SegmentLog {
     }
     this.handle = handle;
     this.handleSeq = live.seq;
+    this.index = await LiveIndex.open(live.path, handle, live.bytes);
     // Just opened by its path: it is the file there.
     this.handleCheckedAt = this.now();
     // The mode given to open is cut by the umask and ignored for a file that exists; on the handle, never a path a link could redirect.
@@ -256,6 +266,7 @@ export class SegmentLog {
 
   private async closeHandle(): Promise<void> {
     const handle = this.handle;
+    this.index = this.index?.close();
     this.handle = undefined;
     this.handleSeq = -1;
     await handle?.close().catch(() => {
@@ -271,6 +282,7 @@ export class SegmentLog {
       if (!oldest) return;
       try {
         await unlink(oldest.path);
+        await removeIndex(oldest.path);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT') {
           this.logger.warn('Could not delete an old call segment; the store may grow past its limit.', {

@@ -40,10 +40,30 @@ describe('item 10: symlinks planted in the data dir', () => {
 
     expect(await readFile(rc, 'utf8')).toBe('# the user rc\n');
     expect((await stat(rc)).mode & 0o777).toBe(0o644);
-    const segments = (await readdir(calls)).filter((name) => name !== 'calls-000001.jsonl');
+    const segments = (await readdir(calls)).filter((name) => name !== 'calls-000001.jsonl' && name.endsWith('.jsonl'));
     expect(segments).toHaveLength(1);
     expect(await readFile(join(calls, segments[0]!), 'utf8')).toContain('x-evil');
     expect(saysLink(cli)).toBe(true);
+  }, 30_000);
+
+  it('a call index that is a link to a shell rc file is never written through; show still finds the call', async () => {
+    const dir = await useTempDir('median-dev-link-');
+    const rc = join(dir, 'home-bashrc');
+    await writeFile(rc, '# the user rc\n', { mode: 0o644 });
+    const calls = join(dir, '.median-dev', 'calls');
+    await mkdir(calls, { recursive: true, mode: 0o700 });
+    await symlink(rc, join(calls, 'calls-000001.idx'));
+
+    await runOneCall(join(dir, '.median-dev'), dir);
+
+    expect(await readFile(rc, 'utf8')).toBe('# the user rc\n');
+    expect((await stat(rc)).mode & 0o777).toBe(0o644);
+    const [segment] = (await readdir(calls)).filter((name) => name.endsWith('.jsonl'));
+    const { id } = JSON.parse((await readFile(join(calls, segment!), 'utf8')).trim()) as { id: string };
+    const show = spawnCli(['show', id, '--json', '--no-env-file', '--data-dir', join(dir, '.median-dev')], { cwd: dir });
+    expect(await show.exited).toBe(0);
+    expect(show.stdout()).toContain('x-evil');
+    expect(await readFile(rc, 'utf8')).toBe('# the user rc\n');
   }, 30_000);
 
   it('a calls folder that is a link to another folder: nothing is written or chmod-ed there, and start says so', async () => {

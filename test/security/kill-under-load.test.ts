@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createCallStore } from '../../src/recorder/index.js';
 import { spawnCli } from '../helpers/cli-harness.js';
 import { useTempDir } from '../helpers/e2e-world.js';
 import { useHttpServer } from '../helpers/use-http-server.js';
@@ -59,5 +60,11 @@ describe('item 13: kill -9 under load', () => {
     const stored = new Set((JSON.parse(calls.stdout()) as Array<{ toolCallId: string }>).map((r) => r.toolCallId));
     const lost = answered.filter((id) => !stored.has(id));
     expect({ answered: answered.length, lost: lost.length }).toEqual({ answered: answered.length, lost: 0 });
+
+    // The call index was cut by the same kill: lookups by id still find each answered call, and only it.
+    const store = createCallStore(dataDir);
+    const found: string[] = [];
+    for (const id of answered) found.push((await store.findByToolCallId(id)).toolCallId);
+    expect(found).toEqual(answered);
   }, 90_000);
 });

@@ -1,0 +1,58 @@
+import { withRepeats, type CallRecord } from '../median/index.js';
+import type { IndexedCall } from './call-index-file.js';
+import { IndexMismatchError, type IndexHit, type IndexedLookup } from './call-index-reader.js';
+import { createCallPicker } from './call-picker.js';
+
+/**
+ * The call store's lookups by id through the call index (call-index-reader.ts):
+ * the same answers as its full scans (call-store.ts), which they fall back to
+ * when an index does not match its segment (`IndexMismatchError`).
+ */
+export type Needle = (text: string) => Buffer;
+
+type CallHit = IndexHit & { entry: IndexedCall };
+const isCallHit = (hit: IndexHit): hit is CallHit => hit.entry.kind === 'call';
+
+/** The record of a hit with its newest repeat line applied (found among `hits`, else looked up by its id). */
+async function recordOf(lookup: IndexedLookup, needle: Needle, hit: CallHit, hits?: IndexHit[]): Promise<CallRecord> {
+  const parsed = await lookup.load(hit);
+  if (parsed.kind !== 'call') throw new IndexMismatchError(`The call index names a repeat line as a record in ${hit.view.path}.`);
+  const { id } = hit.entry;
+  const repeatHit = (hits ?? (await lookup.find(needle(id)))).find((h) => h.entry.kind === 'repeat' && h.entry.repeatOf === id);
+  if (!repeatHit) return parsed.record;
+  const repeat = await lookup.load(repeatHit);
+  if (repeat.kind !== 'repeat') throw new IndexMismatchError(`The call index names a record as a repeat line in ${repeatHit.view.path}.`);
+  return withRepeats(parsed.record, repeat.repeat);
+}
+
+export type Found = { record: CallRecord } | { candidates: CallRecord[]; total: number };
+
+/** `findByToolCallId` through the index; `candidates` holds at most `maxCandidates` of a prefix's matches. */
+export async function findIndexed(lookup: IndexedLookup, needle: Needle, wanted: string, maxCandidates: number): Promise<Found> {
+  const hits = await lookup.find(needle(wanted));
+  const picker = createCallPicker<CallHit & CallHit['entry']>(wanted);
+  for (const hit of hits) {
+    if (isCallHit(hit) && picker.offer({ ...hit, ...hit.entry })) break;
+  }
+  const picked = picker.result();
+  if ('only' in picked) return { record: await recordOf(lookup, needle, picked.only, picked.only.id === wanted ? hits : undefined) };
+  const candidates: CallRecord[] = [];
+  for (const hit of picked.distinct.slice(0, maxCandidates)) candidates.push(await recordOf(lookup, needle, hit));
+  return { candidates, total: picked.distinct.length };
+}
+
+export async function getIndexed(lookup: IndexedLookup, needle: Needle, recordId: string): Promise<CallRecord | undefined> {
+  const hits = await lookup.find(needle(recordId));
+  const hit = hits.find((h): h is CallHit => isCallHit(h) && h.entry.id === recordId);
+  return hit ? recordOf(lookup, needle, hit, hits) : undefined;
+}
+
+/** The replays of a record, oldest first. */
+export async function replaysIndexed(lookup: IndexedLookup, needle: Needle, recordId: string): Promise<CallRecord[]> {
+  const hits = await lookup.find(needle(recordId));
+  const replays: CallRecord[] = [];
+  for (const hit of hits) {
+    if (isCallHit(hit) && hit.entry.replayOf === recordId) replays.push(await recordOf(lookup, needle, hit));
+  }
+  return replays.reverse();
+}
