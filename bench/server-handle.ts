@@ -70,7 +70,7 @@ export async function forkServer(spec: ServerSpec, options: { execArgv?: string[
       child.send({ type: 'settle' } satisfies ParentMessage);
       const reply = await nextMessage(child, 40_000, 'settle');
       if (reply.type !== 'settled') throw new Error(`The bench server said ${reply.type} instead of settled.`);
-      return { stats: reply.stats, cpuUs: reply.cpuUs };
+      return { stats: reply.stats, cpuUs: reply.cpuUs, ...(reply.connects === undefined ? {} : { connects: reply.connects }) };
     },
     stop,
   };

@@ -12,7 +12,7 @@ import { startBenchTarget, type BenchServer } from './bench-target.js';
 import { startBareProxy } from './bare-proxy.js';
 import localtunnel from 'localtunnel';
 import { startRecordingProxy, type RecordingProxy } from '../src/proxy/index.js';
-import { startTunnelServer } from '../src/tunnel-server/index.js';
+import { startTunnelServer, type SocketReuse } from '../src/tunnel-server/index.js';
 import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
 import { openRecorder } from '../src/recorder/index.js';
 import { deriveToolSecret, type CallRecord } from '../src/median/index.js';
@@ -29,7 +29,7 @@ export type ServerSpec =
       records?: 'store' | 'drop';
     }
   /** The loopback localtunnel server; its url is what clients pass as the tunnel host. */
-  | { role: 'tunnel-server' }
+  | { role: 'tunnel-server'; socketReuse?: SocketReuse; domain?: string }
   /** The stock `localtunnel` npm client, tunnelling to `target` straight; its url is the tunnel's public URL. */
   | { role: 'stock-tunnel'; tunnelHost: string; target: string; subdomain: string }
   /**
@@ -62,6 +62,8 @@ export interface Settled {
   stats: RecordingStats | null;
   /** This process's CPU time so far (user + system, all threads), µs. */
   cpuUs: number;
+  /** The stock client: tunnel sockets it has opened so far (each a TCP connect to the tunnel server). */
+  connects?: number;
 }
 
 export type ServerMessage = { type: 'ready'; url: string } | ({ type: 'settled' } & Settled) | { type: 'failed'; message: string };
@@ -70,6 +72,7 @@ export type ParentMessage = { type: 'settle' } | { type: 'stop' };
 interface Running {
   url: string;
   settle(): Promise<RecordingStats | null>;
+  connects?(): number;
   close(): Promise<void>;
 }
 
@@ -158,7 +161,7 @@ async function start(spec: ServerSpec): Promise<Running> {
     case 'recording-proxy':
       return startRecording(spec);
     case 'tunnel-server': {
-      const tunnelServer = await startTunnelServer();
+      const tunnelServer = await startTunnelServer({ ...(spec.socketReuse ? { socketReuse: spec.socketReuse } : {}), ...(spec.domain ? { domain: spec.domain } : {}) });
       return { url: tunnelServer.url, settle: async () => null, close: () => tunnelServer.close() };
     }
     case 'stock-tunnel': {
@@ -166,7 +169,10 @@ async function start(spec: ServerSpec): Promise<Running> {
       // As users run it (`lt --port 3000`): no local_host, so no Host-rewriting transform; it connects to localhost.
       const tunnel = await localtunnel({ port: Number(target.port), host: spec.tunnelHost, subdomain: spec.subdomain });
       tunnel.on('error', () => undefined); // a bench run reports failed requests; the client's own errors would crash it
-      return { url: tunnel.url, settle: async () => null, close: async () => void tunnel.close() };
+      // localtunnel 2.0.2's Tunnel keeps its TunnelCluster there; 'open' is each new tunnel socket connected.
+      let connects = 0;
+      (tunnel as unknown as { tunnelCluster: { on(event: 'open', listener: () => void): void } }).tunnelCluster.on('open', () => (connects += 1));
+      return { url: tunnel.url, settle: async () => null, connects: () => connects, close: async () => void tunnel.close() };
     }
     case 'median-tunnel':
       return startMedianTunnel(spec);
@@ -197,7 +203,7 @@ async function main(): Promise<void> {
       running.settle().then(
         (stats) => {
           const cpu = process.cpuUsage();
-          send({ type: 'settled', stats, cpuUs: cpu.user + cpu.system });
+          send({ type: 'settled', stats, cpuUs: cpu.user + cpu.system, ...(running.connects ? { connects: running.connects() } : {}) });
         },
         (error: unknown) => send({ type: 'failed', message: String(error) }),
       );

@@ -1,58 +1,80 @@
 /**
- * `npm run bench:tunnel`: scenario 7 alone (through the tunnel, the stock
- * localtunnel client vs median-dev), also run as the last part of `npm run bench`.
+ * `npm run bench:tunnel`: through the tunnel, the stock localtunnel client vs
+ * the real median-dev daemon in the default configuration (tunnel-ab.ts),
+ * against the loopback tunnel server keeping its sockets (`pool`) and
+ * modelling localtunnel-server's socket churn (`localtunnel-server`); also
+ * the last part of `npm run bench`.
  *
- *   node dist/bench/tunnel.js [--quick] [--no-write] [--profile | --no-profile]
+ *   node dist/bench/tunnel.js [--quick] [--no-write] [--rounds N]
+ *     [--tunnel-host http://127.0.0.1:<port> --tunnel-domain <domain>]
+ *
+ * --tunnel-host runs the same A/B against a localtunnel server already
+ * running there (the real one, to check that the churn mode models it),
+ * after the loopback runs; its rows are printed, not written.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeSection } from './benchmarks-file.js';
 import { describeMachine } from './machine.js';
-import { formatTunnelProfile, profileMedianTunnel } from './scenarios/tunnel-profile.js';
-import { formatTunnelReport, isTunnelGoalMet, runTunnelThroughput } from './scenarios/tunnel-throughput.js';
-import { forkServer, type ServerHandle } from './server-handle.js';
+import type { ServerHandle } from './server-handle.js';
+import { formatTunnelAb, isTunnelAbMet } from './scenarios/tunnel-ab-report.js';
+import { runTunnelAb, type TunnelAbResult } from './scenarios/tunnel-ab.js';
 
 export const TUNNEL_SECTION_HEADING = '## Through the tunnel: stock localtunnel client vs median-dev';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 
-/**
- * --profile: always profile median-dev's tunnel client; --no-profile: never;
- * default: when the goal is missed, so BENCHMARKS.md says where the time goes.
- */
-export async function runTunnelBench(options: { target: ServerHandle; root: string; isQuick: boolean; write: boolean; profile?: boolean; log(line: string): void }): Promise<void> {
+export interface TunnelBenchOptions {
+  isQuick: boolean;
+  write: boolean;
+  rounds?: number;
+  external?: { url: string; domain: string };
+  log(line: string): void;
+}
+
+/** `target` and `root` are what bench/run.ts hands every scenario; this one starts its own world. */
+export async function runTunnelBench(options: TunnelBenchOptions & { target?: ServerHandle; root?: string; profile?: boolean }): Promise<TunnelAbResult[]> {
   const machine = describeMachine();
-  const requests = options.isQuick ? 2_000 : 20_000;
-  const rounds = options.isQuick ? 1 : 3;
-  options.log(`\n7. Through the tunnel: ${rounds} interleaved rounds × (1000 warm-up + ${requests}) signed calls, concurrency 16`);
-  const result = await runTunnelThroughput({ target: options.target, dataDir: join(options.root, 'tunnel-data'), requests, warmup: 1_000, rounds, concurrency: 16, log: options.log });
-  let report = formatTunnelReport(result, `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}, ${machine.date}`);
-  if (options.profile ?? !isTunnelGoalMet(result)) {
-    // Kept after the run (outside the temporary folder) for a closer look in devtools.
-    const profileDir = await mkdtemp(join(tmpdir(), 'median-dev-bench-tunnel-profile-'));
-    options.log(`\n   Profiling median-dev's tunnel client (${profileDir})`);
-    const profile = await profileMedianTunnel({ target: options.target, dataDir: join(options.root, 'tunnel-profile-data'), profileDir, requests, warmup: 1_000, concurrency: 16 });
-    report += `\n\n### Where the time goes\n\n${formatTunnelProfile(profile)}`;
+  const rounds = options.rounds ?? (options.isQuick ? 1 : 5);
+  const sizes = options.isQuick
+    ? { requests: 2_000, warmup: 500, steadyCalls: 1_000 }
+    : { requests: 10_000, warmup: 1_000, steadyCalls: 5_000 };
+  const common = { rounds, concurrency: 16, rate: 250, ...sizes, log: options.log };
+  options.log(`\n7. Through the tunnel, stock client vs the daemon: ${rounds} interleaved rounds × (${sizes.warmup} + ${sizes.requests} at 16 in flight, then ${sizes.steadyCalls} at 250/s)`);
+  const results: TunnelAbResult[] = [];
+  results.push(await runTunnelAb({ ...common, server: { kind: 'loopback', socketReuse: 'pool' }, label: 'loopback server, sockets kept' }));
+  results.push(await runTunnelAb({ ...common, server: { kind: 'loopback', socketReuse: 'localtunnel-server' }, label: "loopback server, localtunnel-server's churn" }));
+  const report = formatTunnelAb(results, `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}, ${machine.date}`);
+  if (options.external) {
+    const real = await runTunnelAb({ ...common, server: { kind: 'external', ...options.external }, label: `tunnel server at ${options.external.url}` });
+    options.log(`\n${formatTunnelAb([real], 'external server (printed only)')}`);
+    results.push(real);
   }
   options.log(`\n${TUNNEL_SECTION_HEADING}\n\n${report}\n`);
+  options.log(`Goals ${results.every(isTunnelAbMet) ? 'met' : 'not all met'}.`);
   if (options.write && !options.isQuick) {
     await writeSection(BENCHMARKS_FILE, TUNNEL_SECTION_HEADING, report);
     options.log(`Written to ${BENCHMARKS_FILE} (section "${TUNNEL_SECTION_HEADING.slice(3)}").`);
   }
+  return results;
+}
+
+function flag(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
 }
 
 async function main(): Promise<void> {
-  const args = new Set(process.argv.slice(2));
-  const root = await mkdtemp(join(tmpdir(), 'median-dev-bench-tunnel-'));
-  const target = await forkServer({ role: 'target' });
-  try {
-    const profile = args.has('--profile') ? true : args.has('--no-profile') ? false : undefined;
-    await runTunnelBench({ target, root, isQuick: args.has('--quick'), write: !args.has('--no-write'), ...(profile === undefined ? {} : { profile }), log: (line) => console.log(line) });
-  } finally {
-    await target.stop();
-    await rm(root, { recursive: true, force: true });
-  }
+  const args = process.argv.slice(2);
+  const host = flag(args, '--tunnel-host');
+  const domain = flag(args, '--tunnel-domain');
+  if ((host === undefined) !== (domain === undefined)) throw new Error('--tunnel-host and --tunnel-domain go together.');
+  const rounds = flag(args, '--rounds');
+  await runTunnelBench({
+    isQuick: args.includes('--quick'),
+    write: !args.includes('--no-write'),
+    ...(rounds ? { rounds: Number(rounds) } : {}),
+    ...(host && domain ? { external: { url: host, domain } } : {}),
+    log: (line) => console.log(line),
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -187,7 +187,8 @@ export async function startControlServer(options: ControlServerOptions): Promise
     port: server.port,
     token,
     broadcast(event) {
-      if (isClosed) return;
+      // Nobody attached: no serialising (a call event carries its whole record; at 250 calls/s that was most of the daemon's per-call work).
+      if (isClosed || clients.size === 0) return;
       let text: string;
       try {
         text = safeJson({ type: 'event', event });

@@ -13,8 +13,12 @@ export interface ClientSocketPoolOptions {
   acceptedSockets: number;
   /** Each socket destroyed on connect because `acceptedSockets` were open. */
   onRefusedSocket(): void;
+  /** Each tunnel socket taken into the pool. */
+  onAcceptedSocket(): void;
   /** A client with no socket for this long is forgotten (localtunnel-server: 1 s). */
   offlineGraceMs: number;
+  /** What happens to a socket once its answer ended (see TunnelServerOptions.socketReuse). */
+  socketReuse: SocketReuse;
   logger: Logger;
   /** Called once the grace period ran out with no socket; the server then forgets the client. */
   onOffline(): void;
@@ -39,6 +43,16 @@ export interface ClientSocketPool {
 type SocketCallback = (error: Error | null, socket: Duplex) => void;
 
 /**
+ * `pool`: every socket is kept alive for the next request. `localtunnel-server`:
+ * as its TunnelAgent does it (`keepAlive: true, maxFreeSockets: 1`, no
+ * `maxSockets`): the Agent keeps one free socket and destroys every other one
+ * whose answer ended while none was waiting in the Agent (requests wait in the
+ * pool instead), so under concurrency the client opens a new socket for most
+ * requests.
+ */
+export type SocketReuse = 'pool' | 'localtunnel-server';
+
+/**
  * Request option naming a signal that cancels the wait for a tunnel socket
  * (http.Agent passes unknown request options through to createConnection).
  */
@@ -48,8 +62,9 @@ class PoolAgent extends Agent {
   constructor(
     private readonly take: (callback: SocketCallback, signal: AbortSignal | undefined) => Duplex | undefined,
     maxSockets: number,
+    reuse: SocketReuse,
   ) {
-    super({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+    super(reuse === 'pool' ? { keepAlive: true, maxSockets, maxFreeSockets: maxSockets } : { keepAlive: true, maxFreeSockets: 1 });
   }
 
   override createConnection(options: ClientRequestArgs, callback?: SocketCallback): Duplex | undefined {
@@ -97,7 +112,7 @@ export async function startClientSocketPool(options: ClientSocketPoolOptions): P
     return undefined;
   };
 
-  const agent = new PoolAgent(take, options.maxConnCount);
+  const agent = new PoolAgent(take, options.maxConnCount, options.socketReuse);
 
   const listener: Server = createServer((socket) => {
     if (closed || sockets.size >= options.acceptedSockets) {
@@ -107,6 +122,7 @@ export async function startClientSocketPool(options: ClientSocketPoolOptions): P
       return;
     }
     sockets.add(socket);
+    options.onAcceptedSocket();
     clearTimeout(graceTimer);
     graceTimer = undefined;
     socket.setKeepAlive(true);

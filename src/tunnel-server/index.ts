@@ -7,4 +7,5 @@ export {
   type RegistrationFault,
   type FrontProxyAnswer,
 } from './tunnel-server.js';
+export type { SocketReuse } from './client-socket-pool.js';
 export { TUNNEL_NAME_PATTERN, isValidTunnelName } from './tunnel-names.js';

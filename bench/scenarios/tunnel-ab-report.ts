@@ -1,0 +1,69 @@
+/** The BENCHMARKS.md text for the tunnel A/B (tunnel-ab.ts): per tunnel server, the goals with every round's figure. */
+import { median } from '../percentiles.js';
+import type { Side, TunnelAbResult } from './tunnel-ab.js';
+
+const fmt = (value: number, digits = 2): string => value.toFixed(digits);
+const list = (values: readonly number[], digits = 2): string => values.map((v) => fmt(v, digits)).join(', ');
+
+interface Goal {
+  what: string;
+  goal: string;
+  rounds: string;
+  value: string;
+  isMet: boolean;
+}
+
+function goalsOf(result: TunnelAbResult): Goal[] {
+  const throughput = median(result.throughputRatios);
+  const cpu = median(result.cpuRatios);
+  const p99 = median(result.p99Added);
+  return [
+    { what: 'req/s ÷ stock client (closed loop)', goal: '≥ 1.1', rounds: list(result.throughputRatios), value: fmt(throughput), isMet: throughput >= 1.1 },
+    { what: `daemon CPU per call ÷ stock client's, at ${result.rate} calls/s`, goal: '≤ 2', rounds: list(result.cpuRatios), value: fmt(cpu), isMet: cpu <= 2 },
+    { what: `p99 added over the stock client, at ${result.rate} calls/s (ms)`, goal: '≤ +1 ms', rounds: list(result.p99Added), value: `${p99 >= 0 ? '+' : ''}${fmt(p99)}`, isMet: p99 <= 1 },
+  ];
+}
+
+export function isTunnelAbMet(result: TunnelAbResult): boolean {
+  return goalsOf(result).every((goal) => goal.isMet);
+}
+
+function sideRow(result: TunnelAbResult, side: Side): string {
+  const closed = result.closed[side];
+  const steady = result.steady[side];
+  const connects = closed.map((r) => r.connectsPerRequest).filter((c): c is number => c !== null);
+  return (
+    `| ${side === 'stock' ? 'stock `localtunnel` client → dev server' : 'median-dev daemon (tunnel → recording proxy → dev server)'} ` +
+    `| ${fmt(median(closed.map((r) => r.requestsPerSecond)), 0)} | ${fmt(median(closed.map((r) => r.p99)))} | ${fmt(median(closed.map((r) => r.cpuUsPerCall)), 0)} ` +
+    `| ${fmt(median(steady.map((r) => r.cpuUsPerCall)), 0)} | ${fmt(median(steady.map((r) => r.p50)))} | ${fmt(median(steady.map((r) => r.p99)))} ` +
+    `| ${connects.length > 0 ? fmt(median(connects)) : '—'} |`
+  );
+}
+
+function section(result: TunnelAbResult): string {
+  const loads = [...result.closed.stock, ...result.closed.daemon, ...result.steady.stock, ...result.steady.daemon].map((r) => r.load);
+  return [
+    `### ${result.label}`,
+    '',
+    `Load average (1 min) ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} during these runs. ${result.rounds} rounds, each: ${result.warmup} warm-up + ${result.requests} calls at ${result.concurrency} in flight, then ${result.steadyCalls} at a steady ${result.rate}/s (open loop); stock and daemon take turns, the order swapped each round. The daemon's RSS once synced: ${fmt(result.daemonStartRss.rssMiB, 1)} MiB (peak so far ${result.daemonStartRss.peakMiB === undefined ? '?' : fmt(result.daemonStartRss.peakMiB, 1)} MiB).`,
+    '',
+    '| goal | target | each round | median | |',
+    '| --- | --- | --- | ---: | --- |',
+    ...goalsOf(result).map((g) => `| ${g.what} | ${g.goal} | ${g.rounds} | ${g.value} | ${g.isMet ? 'met' : '**missed**'} |`),
+    '',
+    '| client | req/s | p99 ms | CPU µs/call | CPU µs/call at 250/s | p50 ms at 250/s | p99 ms at 250/s | stock client connects per request |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    sideRow(result, 'stock'),
+    sideRow(result, 'daemon'),
+  ].join('\n');
+}
+
+export function formatTunnelAb(results: readonly TunnelAbResult[], machine: string): string {
+  return [
+    `${machine}. The machine is shared (2 cores): the load average is given with each figure; the ratios are per round (stock and daemon measured minutes apart at most), medians.`,
+    '',
+    'Signed tool calls (`orderStatus`, signed over the exact body) to the tunnel server with the tunnel\'s Host header; the stock client (its own process) tunnels straight to the dev server, the daemon is the built CLI (`median-dev start --json --no-tui`: tunnel, inspector, the example route as its dev server) recording every call. CPU per call: the tunnel client\'s process (the daemon, not its dev server), user + system, all threads.',
+    '',
+    ...results.map(section).flatMap((text) => [text, '']),
+  ].join('\n');
+}

@@ -1,0 +1,185 @@
+/**
+ * Through the tunnel, A/B: the stock `localtunnel` client and the real
+ * median-dev daemon (default configuration, tunnel-world.ts) on the same
+ * tunnel server and dev server, in interleaved rounds (the order swapped each
+ * round), each round giving its own ratio:
+ *   - closed loop: `requests` signed calls at `concurrency` in flight, req/s;
+ *   - steady: `steadyCalls` at `rate` calls/s (open loop), CPU per call of the
+ *     tunnel client's process (the daemon: tunnel + proxy + recorder +
+ *     inspector + control; not its dev server) and the latency added.
+ * The stock client's tunnel connects per request tell how much socket churn
+ * the tunnel server makes.
+ */
+import { loadavg } from 'node:os';
+import { runLoad } from '../load-generator.js';
+import { median, summarizeLatencies } from '../percentiles.js';
+import { readProcessMemory } from '../process-memory.js';
+import { SIGNATURE_HEADER, signBody, type ToolCall } from '../../src/median/index.js';
+import type { PreparedRequest } from '../signed-calls.js';
+import { newRunTag } from '../signed-calls.js';
+import { cpuSecondsOf } from '../soak/process-stats.js';
+import { runSteadyRate } from '../steady-rate.js';
+import { startTunnelWorld, type TunnelServerKind, type TunnelWorld } from './tunnel-world.js';
+
+export type Side = 'stock' | 'daemon';
+
+export interface ClosedRun {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuUsPerCall: number;
+  /** The stock client's tunnel connects per request (null for the daemon). */
+  connectsPerRequest: number | null;
+  load: number;
+}
+
+export interface SteadyRun {
+  cpuUsPerCall: number;
+  p50: number;
+  p99: number;
+  late: number;
+  load: number;
+}
+
+export interface TunnelAbResult {
+  label: string;
+  rounds: number;
+  requests: number;
+  warmup: number;
+  concurrency: number;
+  rate: number;
+  steadyCalls: number;
+  closed: Record<Side, ClosedRun[]>;
+  steady: Record<Side, SteadyRun[]>;
+  /** Per round: daemon ÷ stock req/s; daemon ÷ stock CPU per call at the steady rate; daemon − stock p99 there (ms). */
+  throughputRatios: number[];
+  cpuRatios: number[];
+  p99Added: number[];
+  /** The daemon's RSS once synced (before any call) and its peak (VmHWM) then, MiB. */
+  daemonStartRss: { rssMiB: number; peakMiB: number | undefined };
+}
+
+export interface TunnelAbOptions {
+  server: TunnelServerKind;
+  label: string;
+  rounds: number;
+  requests: number;
+  warmup: number;
+  concurrency: number;
+  rate: number;
+  steadyCalls: number;
+  log(line: string): void;
+}
+
+/** A call the example route answers (`orderStatus`), signed now for `host`. */
+function preparedCall(world: TunnelWorld, host: string, tag: string, index: number, now: number): PreparedRequest {
+  const call: ToolCall = {
+    tool: 'orderStatus',
+    toolCallId: `call_${tag}${index.toString(16).padStart(20, '0')}`,
+    input: { orderNumber: `A-${10_000 + (index % 90_000)}` },
+    context: { conversationId: `conv_${tag}${(index % 1_000).toString().padStart(4, '0')}`, risk: 'low', visitor: { verified: false } },
+  };
+  const body = Buffer.from(JSON.stringify(call), 'utf8');
+  return {
+    method: 'POST',
+    path: world.routePath,
+    headers: {
+      host,
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+      'user-agent': 'Median/1.0 (median-dev bench)',
+      [SIGNATURE_HEADER]: signBody(world.secret, body, now),
+    },
+    body,
+  };
+}
+
+function prepare(world: TunnelWorld, side: Side, count: number): PreparedRequest[] {
+  const tag = newRunTag();
+  const host = side === 'stock' ? world.stockHost : world.daemonHost;
+  const now = Date.now();
+  return Array.from({ length: count }, (_, i) => preparedCall(world, host, tag, i, now));
+}
+
+/** CPU µs so far of the side's process: the stock client's own count, the daemon's from /proc. */
+async function cpuUsOf(world: TunnelWorld, side: Side): Promise<{ cpuUs: number; connects: number | null }> {
+  if (side === 'daemon') return { cpuUs: (await cpuSecondsOf(world.daemon.pid)) * 1e6, connects: null };
+  const settled = await world.stock.settle();
+  return { cpuUs: settled.cpuUs, connects: settled.connects ?? null };
+}
+
+export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbResult> {
+  const world = await startTunnelWorld({ server: options.server, tag: newRunTag(), startTimeoutMs: 60_000 });
+  try {
+    const daemonStartRss = await readProcessMemory(world.daemon.pid);
+    const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [] };
+    const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [] };
+    for (let round = 0; round < options.rounds; round += 1) {
+      const order: Side[] = round % 2 === 0 ? ['stock', 'daemon'] : ['daemon', 'stock'];
+      for (const side of order) {
+        const total = options.warmup + options.requests;
+        const calls = prepare(world, side, total);
+        const load = loadavg()[0]!;
+        const before = await cpuUsOf(world, side);
+        const result = await runLoad({
+          origin: world.tunnelServerUrl,
+          requests: options.requests,
+          warmup: options.warmup,
+          concurrency: options.concurrency,
+          requestAt: (i) => calls[i]!,
+          deadlineMs: 240_000,
+        });
+        if (result.failed > 0) throw new Error(`${options.label}, ${side}: ${result.failed} of ${result.requests} requests failed (${result.firstError}).`);
+        const after = await cpuUsOf(world, side);
+        const latency = summarizeLatencies(result.latenciesMs);
+        const run: ClosedRun = {
+          requestsPerSecond: result.requestsPerSecond,
+          p50: latency.p50,
+          p99: latency.p99,
+          cpuUsPerCall: (after.cpuUs - before.cpuUs) / total,
+          connectsPerRequest: after.connects === null || before.connects === null ? null : (after.connects - before.connects) / total,
+          load,
+        };
+        closed[side].push(run);
+        options.log(
+          `  ${options.label} round ${round + 1} closed  ${side.padEnd(6)} ${run.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${run.p50.toFixed(2)}  p99 ${run.p99.toFixed(2)} ms` +
+            `  CPU ${run.cpuUsPerCall.toFixed(0)} µs/call${run.connectsPerRequest === null ? '' : `  connects/req ${run.connectsPerRequest.toFixed(2)}`}  load ${load.toFixed(2)}`,
+        );
+      }
+      for (const side of order) {
+        const calls = prepare(world, side, options.steadyCalls);
+        const load = loadavg()[0]!;
+        const before = await cpuUsOf(world, side);
+        const result = await runSteadyRate({ origin: world.tunnelServerUrl, rate: options.rate, count: options.steadyCalls, maxInFlight: 32, requestAt: (i) => calls[i]! });
+        if (result.failed > 0) throw new Error(`${options.label}, ${side} at ${options.rate}/s: ${result.failed} failed (${result.firstError}).`);
+        const after = await cpuUsOf(world, side);
+        const latency = summarizeLatencies(result.latenciesMs);
+        const run: SteadyRun = { cpuUsPerCall: (after.cpuUs - before.cpuUs) / options.steadyCalls, p50: latency.p50, p99: latency.p99, late: result.late, load };
+        steady[side].push(run);
+        options.log(
+          `  ${options.label} round ${round + 1} ${options.rate}/s  ${side.padEnd(6)} CPU ${run.cpuUsPerCall.toFixed(0)} µs/call  p50 ${run.p50.toFixed(2)}  p99 ${run.p99.toFixed(2)} ms  late ${run.late}  load ${load.toFixed(2)}`,
+        );
+      }
+    }
+    const byRound = <T>(runs: Record<Side, T[]>, f: (daemon: T, stock: T) => number): number[] => runs.daemon.map((d, i) => f(d, runs.stock[i]!));
+    return {
+      label: options.label,
+      rounds: options.rounds,
+      requests: options.requests,
+      warmup: options.warmup,
+      concurrency: options.concurrency,
+      rate: options.rate,
+      steadyCalls: options.steadyCalls,
+      closed,
+      steady,
+      throughputRatios: byRound(closed, (d, s) => d.requestsPerSecond / s.requestsPerSecond),
+      cpuRatios: byRound(steady, (d, s) => d.cpuUsPerCall / s.cpuUsPerCall),
+      p99Added: byRound(steady, (d, s) => d.p99 - s.p99),
+      daemonStartRss: { rssMiB: daemonStartRss.rssMiB, peakMiB: daemonStartRss.peakMiB },
+    };
+  } finally {
+    await world.close();
+  }
+}
+
+export const medianOf = (values: readonly number[]): number => median(values);

@@ -1,0 +1,131 @@
+/**
+ * The world of the tunnel bench, all on 127.0.0.1, in the default
+ * configuration: a localtunnel server (ours in its own process, in one of its
+ * socket-reuse modes, or one already running at `--tunnel-host`), the Median
+ * emulator in this process, a temporary project, and side by side
+ *   - the real built CLI, `median-dev start --json --no-tui` (tunnel,
+ *     inspector and the example route as its dev server, all on), and
+ *   - the stock `localtunnel` client (its own process) tunnelling straight to
+ *     that same dev server, as users run `lt --port`.
+ * Both tunnels are registered on the same tunnel server; a request reaches
+ * either by its Host header.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator, type Emulator } from '../../src/emulator/index.js';
+import { deriveToolSecret } from '../../src/median/index.js';
+import type { SocketReuse } from '../../src/tunnel-server/index.js';
+import { benchChildEnv } from '../child-env.js';
+import { forkServer, type ServerHandle } from '../server-handle.js';
+import { spawnSoakDaemon, type SoakDaemon } from '../soak/soak-daemon.js';
+import { CLI_ENTRY, EXAMPLE_ROUTE, ROUTE_PATH } from '../soak/soak-world.js';
+
+/** Which tunnel server the world runs against. */
+export type TunnelServerKind = { kind: 'loopback'; socketReuse: SocketReuse } | { kind: 'external'; url: string; domain: string };
+
+export interface TunnelWorld {
+  /** Where requests go (the tunnel server's own port). */
+  tunnelServerUrl: string;
+  daemon: SoakDaemon;
+  /** Host header of the daemon's tunnel, and of the stock client's. */
+  daemonHost: string;
+  stockHost: string;
+  stock: ServerHandle;
+  /** The tool signing secret the daemon checks (derived from the emulator's key). */
+  secret: Uint8Array;
+  routePath: string;
+  close(): Promise<void>;
+}
+
+async function loopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no loopback port');
+  return address.port;
+}
+
+/** The Host header that reaches a tunnel: its id (the public URL's first label) under the server's domain. */
+function hostOf(publicUrl: string, domain: string): string {
+  return `${new URL(publicUrl).hostname.split('.')[0]}.${domain}`;
+}
+
+export async function startTunnelWorld(options: { server: TunnelServerKind; tag: string; startTimeoutMs: number }): Promise<TunnelWorld> {
+  for (const file of [CLI_ENTRY, EXAMPLE_ROUTE]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
+  }
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'median-dev-bench-tunnel-')));
+  const cleanups: Array<() => Promise<void>> = [() => rm(root, { recursive: true, force: true })];
+  const close = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  };
+  try {
+    let tunnelServerUrl: string;
+    let domain: string;
+    if (options.server.kind === 'loopback') {
+      domain = 'lt.median.test';
+      const server = await forkServer({ role: 'tunnel-server', socketReuse: options.server.socketReuse, domain });
+      cleanups.push(() => server.stop());
+      tunnelServerUrl = server.url;
+    } else {
+      // Requests go to its port on 127.0.0.1 (the bench sends nowhere else); the clients get the URL as given (`localhost` makes the real server announce `<id>.localhost:<port>`, a valid URL).
+      tunnelServerUrl = options.server.url;
+      domain = options.server.domain;
+    }
+    const tunnelPort = Number(new URL(tunnelServerUrl).port);
+    const offline = { host: '127.0.0.1', port: await loopbackPort() };
+    const emulator: Emulator = await startEmulator({
+      resolve: (hostname) => (hostname === domain || hostname.endsWith(`.${domain}`) ? { host: '127.0.0.1', port: tunnelPort } : undefined),
+      fallbackResolve: () => offline,
+    });
+    cleanups.push(() => emulator.close());
+
+    // The folder's name is the subdomain the CLI asks for.
+    const projectDir = join(root, `bench-${options.tag}`);
+    await mkdir(projectDir);
+    const envFile = join(projectDir, '.env.local');
+    await writeFile(envFile, `MEDIAN_KEY=${emulator.key}\n`);
+    const routePort = await loopbackPort();
+    const daemon = spawnSoakDaemon({
+      cliEntry: CLI_ENTRY,
+      args: [
+        'start', '--json', '--no-tui', '--port', '0',
+        '--tunnel-host', tunnelServerUrl,
+        '--median-api', emulator.url,
+        '--target', `http://127.0.0.1:${routePort}`,
+        '--data-dir', join(projectDir, '.median-dev'),
+        '--env-file', envFile,
+        '--', process.execPath, EXAMPLE_ROUTE,
+      ],
+      cwd: projectDir,
+      env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: emulator.url }),
+    });
+    cleanups.push(async () => void (await daemon.stop()));
+    const opened = await daemon.waitForEvent(0, (e) => e.event === 'tunnel' && e.state === 'open', options.startTimeoutMs);
+    // The real server announces `<id>.<the registration's Host>` (a URL that reaches nothing here), so Median cannot sync it; ours can.
+    if (options.server.kind === 'loopback') await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
+    const stock = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });
+    cleanups.push(() => stock.stop());
+    return {
+      tunnelServerUrl: `http://127.0.0.1:${tunnelPort}`,
+      daemon,
+      daemonHost: hostOf(String(opened.url), domain),
+      stockHost: hostOf(stock.url, domain),
+      stock,
+      secret: deriveToolSecret(emulator.key),
+      routePath: ROUTE_PATH,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
