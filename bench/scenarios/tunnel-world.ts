@@ -58,7 +58,13 @@ function hostOf(publicUrl: string, domain: string): string {
   return `${new URL(publicUrl).hostname.split('.')[0]}.${domain}`;
 }
 
-export async function startTunnelWorld(options: { server: TunnelServerKind; tag: string; startTimeoutMs: number }): Promise<TunnelWorld> {
+export async function startTunnelWorld(options: {
+  server: TunnelServerKind;
+  tag: string;
+  startTimeoutMs: number;
+  /** Node's own options for the daemon (`--cpu-prof`, `--heapsnapshot-signal=…`). */
+  daemonNodeArgs?: string[];
+}): Promise<TunnelWorld> {
   for (const file of [CLI_ENTRY, EXAMPLE_ROUTE]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
   }
@@ -107,6 +113,7 @@ export async function startTunnelWorld(options: { server: TunnelServerKind; tag:
       ],
       cwd: projectDir,
       env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: emulator.url }),
+      ...(options.daemonNodeArgs ? { nodeArgs: options.daemonNodeArgs } : {}),
     });
     cleanups.push(async () => void (await daemon.stop()));
     const opened = await daemon.waitForEvent(0, (e) => e.event === 'tunnel' && e.state === 'open', options.startTimeoutMs);

@@ -62,8 +62,8 @@ function killGroups(pids: readonly number[]): number[] {
   return killed;
 }
 
-export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv }): SoakDaemon {
-  const child: ChildProcess = spawn(process.execPath, [options.cliEntry, ...options.args], {
+export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; nodeArgs?: string[] }): SoakDaemon {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cliEntry, ...options.args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

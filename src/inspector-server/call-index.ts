@@ -18,10 +18,15 @@ export interface CallIndexOptions {
  * oldest first in memory, served newest first. Filtered views are worked out
  * once per filter text (one pass over the store, since a plain word matches
  * bodies) and then kept up to date as calls arrive.
+ *
+ * Cold until `load()`: a daemon whose inspector no browser opened keeps no
+ * row (they were ~350 bytes a call, the most of its heap's growth); the store
+ * has every record (stored before its event), and `load()` reads them.
  */
 export interface CallIndex {
-  /** Fills the index from the store (newest first); calls added meanwhile are kept once. */
+  /** Fills the index from the store (newest first); calls added meanwhile are kept once. Idempotent. */
   load(): Promise<void>;
+  /** The record's row; kept once `load()` was called (before, the store is the list). */
   add(record: CallRecord): CallRow;
   /** Rows the index holds. */
   size(): number;
@@ -63,7 +68,7 @@ export function createCallIndex(options: CallIndexOptions): CallIndex {
     const trimmed = text.trim();
     const matcher = options.matcherFor(trimmed);
     if (matcher === null) return null;
-    await loading;
+    await load();
     const known = views.find((view) => view.text === trimmed);
     if (known) return known;
     const matching = new Set<string>();
@@ -85,25 +90,29 @@ export function createCallIndex(options: CallIndexOptions): CallIndex {
     return view;
   }
 
+  function load(): Promise<void> {
+    loading ??= (async () => {
+      const loaded: CallRow[] = [];
+      for await (const record of options.scanRecords()) {
+        if (loaded.length >= maxRows) break;
+        loaded.push(rowOf(record));
+      }
+      loaded.reverse();
+      const live = rows;
+      const liveIds = new Set(live.map((row) => row.id));
+      rows = loaded.filter((row) => !liveIds.has(row.id)).concat(live);
+      ids = new Set(rows.map((row) => row.id));
+      views = [];
+      trim();
+    })();
+    return loading;
+  }
+
   return {
-    load() {
-      loading ??= (async () => {
-        const loaded: CallRow[] = [];
-        for await (const record of options.scanRecords()) {
-          if (loaded.length >= maxRows) break;
-          loaded.push(rowOf(record));
-        }
-        loaded.reverse();
-        const live = rows;
-        rows = loaded.filter((row) => !live.some((l) => l.id === row.id)).concat(live);
-        ids = new Set(rows.map((row) => row.id));
-        views = [];
-        trim();
-      })();
-      return loading;
-    },
+    load,
     add(record) {
       const row = rowOf(record);
+      if (!loading) return row;
       if (ids.has(row.id)) {
         // A repeat (same id, a higher count): the row is replaced where it stands.
         const at = rows.findIndex((r) => r.id === row.id);
@@ -119,7 +128,7 @@ export function createCallIndex(options: CallIndexOptions): CallIndex {
     },
     size: () => rows.length,
     async page({ offset, limit, filter }) {
-      await loading;
+      await load();
       const view = await viewFor(filter);
       const total = view ? view.positions.length : rows.length;
       const start = Math.max(0, Math.min(offset, total));

@@ -31,7 +31,7 @@ export interface InspectorServer {
   readonly port: number;
   /** A URL with a fresh one-time token: opening it gives that browser a session. */
   newLink(): string;
-  /** Resolves once the list holds the stored records. */
+  /** Resolves once the list holds the stored records (reading it starts when a browser first comes, or here). */
   readonly loaded: Promise<void>;
   /** Ends live streams and stops listening. Idempotent. */
   close(): Promise<void>;
@@ -74,9 +74,12 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     if (event.event === 'output' || event.event === 'log' || live.clientCount() === 0) return;
     live.broadcast({ type: 'status', status: status() });
   });
-  const loaded = index.load().catch((error: unknown) => {
-    logger.warn('inspector: could not read the recorded calls', { error: String(error) });
-  });
+  // The list is read when a browser first asks for it (or opens a link), not at start: a daemon nobody inspects holds no rows.
+  let loading: Promise<void> | undefined;
+  const loaded = (): Promise<void> =>
+    (loading ??= index.load().catch((error: unknown) => {
+      logger.warn('inspector: could not read the recorded calls', { error: String(error) });
+    }));
 
   const api = createApiRoutes({ ...options, index, status });
 
@@ -103,10 +106,11 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
       if (originRefusal) return refuse(res, originRefusal);
       if (url.pathname === '/api/session' && req.method === 'POST') return exchangeToken(req, res);
       if (!sessions.isSession(sessionOf(req.headers))) return refuse(res, noSession());
+      const listed = loaded();
       if (url.pathname === '/api/live') {
         if (req.method !== 'POST') return sendJson(res, 405, errorBody('method_not_allowed', 'The live channel is a POST.'));
         req.resume();
-        await loaded;
+        await listed;
         const hello: LiveMessage = { type: 'hello', status: status(), recorded: index.size() };
         return live.open(res, hello);
       }
@@ -147,6 +151,7 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
       return sendJson(res, 401, errorBody('inspector_link_spent', 'This inspector link was already used, or is not one median-dev made.', 'Run `median-dev inspect` for a new one.'));
     }
     sendJson(res, 200, { session });
+    void loaded(); // the page asks for its first rows next
   }
 
   port = await listen(server, options.port ?? DEFAULT_INSPECTOR_PORT);
@@ -155,7 +160,9 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
   return {
     url,
     port,
-    loaded,
+    get loaded() {
+      return loaded();
+    },
     newLink: () => `${url}/session?token=${sessions.issueToken()}`,
     close() {
       closing ??= (async () => {

@@ -49,6 +49,20 @@ describe('the inspector call index', () => {
     expect(index.size()).toBe(2);
   });
 
+  it('holds no row until it is read: calls before that come from the store', async () => {
+    const store = [makeRecord()];
+    const index = indexOver(store);
+    const arriving = makeRecord();
+    store.push(arriving);
+    expect(index.add(arriving).id).toBe(arriving.id);
+    expect(index.size()).toBe(0);
+    const page = await index.page({ offset: 0, limit: 10, filter: '' });
+    expect(page.rows.map((r) => r.id)).toEqual([arriving.id, store[0]!.id]);
+    const later = makeRecord();
+    index.add(later);
+    expect(index.size()).toBe(3);
+  });
+
   it('holds at most maxRows, dropping the oldest', async () => {
     const store = Array.from({ length: 30 }, () => makeRecord());
     const index = indexOver(store, 10);
