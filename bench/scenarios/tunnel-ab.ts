@@ -41,14 +41,7 @@ export interface SteadyRun {
   load: number;
 }
 
-export interface TunnelAbResult {
-  label: string;
-  rounds: number;
-  requests: number;
-  warmup: number;
-  concurrency: number;
-  rate: number;
-  steadyCalls: number;
+export interface TunnelAbResult extends Pick<TunnelAbOptions, 'label' | 'rounds' | 'requests' | 'warmup' | 'concurrency' | 'rate' | 'steadyCalls'> {
   closed: Record<Side, ClosedRun[]>;
   steady: Record<Side, SteadyRun[]>;
   /** Per round: daemon ÷ stock req/s; daemon ÷ stock CPU per call at the steady rate; daemon − stock p99 there (ms). */

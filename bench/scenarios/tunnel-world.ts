@@ -12,7 +12,6 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +21,7 @@ import type { SocketReuse } from '../../src/tunnel-server/index.js';
 import { benchChildEnv } from '../child-env.js';
 import { forkServer, type ServerHandle } from '../server-handle.js';
 import { spawnSoakDaemon, type SoakDaemon } from '../soak/soak-daemon.js';
-import { CLI_ENTRY, EXAMPLE_ROUTE, ROUTE_PATH } from '../soak/soak-world.js';
+import { CLI_ENTRY, EXAMPLE_ROUTE, ROUTE_PATH, loopbackPort } from '../soak/soak-world.js';
 
 /** Which tunnel server the world runs against. */
 export type TunnelServerKind = { kind: 'loopback'; socketReuse: SocketReuse } | { kind: 'external'; url: string; domain: string };
@@ -39,18 +38,6 @@ export interface TunnelWorld {
   secret: Uint8Array;
   routePath: string;
   close(): Promise<void>;
-}
-
-async function loopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no loopback port');
-  return address.port;
 }
 
 /** The Host header that reaches a tunnel: its id (the public URL's first label) under the server's domain. */

@@ -40,7 +40,8 @@ export interface SoakWorld {
   killNow(): void;
 }
 
-async function loopbackPort(): Promise<number> {
+/** A free port on 127.0.0.1 (taken from the OS, then released). */
+export async function loopbackPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
