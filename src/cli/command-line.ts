@@ -32,3 +32,23 @@ export function pastableFlags(config: Pick<Config, 'dataDir' | 'envFile'>, io: P
 export function pastableCommand(io: CliIo, config: Pick<Config, 'dataDir' | 'envFile'>, words: readonly string[]): string {
   return `${cliCommandLine(io)} ${words.map(shellWord).join(' ')}${pastableFlags(config, io)}`;
 }
+
+/** Commands that take neither --env nor the data dir's settings the way the others do. */
+const NOT_PASTABLE_WORDS = /^(emulate|demo)\b/;
+
+/**
+ * A text (a fix, a hint) with every `median-dev …` in backticks made pastable
+ * here: how the user runs us, and the flags this data dir and env file need,
+ * put before a ` -- ` (what follows it is the dev server's command line).
+ */
+export function pastableText(text: string, io: CliIo, config: Pick<Config, 'dataDir' | 'envFile'>): string {
+  const command = cliCommandLine(io);
+  const flags = pastableFlags(config, io);
+  if (command === 'median-dev' && flags === '') return text;
+  return text.replace(/`median-dev ([^`]+)`/g, (whole, words: string) => {
+    if (NOT_PASTABLE_WORDS.test(words)) return whole;
+    const end = words.indexOf(' -- ');
+    const line = end >= 0 ? `${words.slice(0, end)}${flags}${words.slice(end)}` : `${words}${flags}`;
+    return `\`${command} ${line}\``;
+  });
+}

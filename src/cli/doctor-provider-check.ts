@@ -18,7 +18,7 @@ export async function checkTunnelProvider(config: Config, env: Readonly<Record<s
       const path = findExecutable('cloudflared', env);
       return path
         ? check('ok', `cloudflared, at ${path}.`)
-        : check('fail', 'cloudflared (the last --tunnel given here), but cloudflared is not on PATH.', 'Install cloudflared (brew install cloudflared, or the package from Cloudflare) or pick another provider: median-dev start --tunnel localtunnel');
+        : check('fail', 'cloudflared (the last --tunnel given here), but cloudflared is not on PATH.', 'Install cloudflared (brew install cloudflared, or the package from Cloudflare) or pick another provider: `median-dev start --tunnel localtunnel`.');
     }
     case 'ssh': {
       const path = findExecutable('ssh', env);
@@ -36,7 +36,7 @@ export async function checkTunnelProvider(config: Config, env: Readonly<Record<s
     case 'none':
       return check('ok', 'none: your own tunnel to the proxy (--public-url).');
     default:
-      return check('ok', 'localtunnel.', 'A static ngrok domain never changes hostname: median-dev start --tunnel ngrok --domain <yours>.ngrok-free.dev');
+      return check('ok', 'localtunnel.', 'A static ngrok domain never changes hostname: `median-dev start --tunnel ngrok --domain <yours>.ngrok-free.dev`.');
   }
 }
 

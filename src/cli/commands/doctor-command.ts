@@ -6,6 +6,7 @@ import { toolUseDoctorChecks } from '../tool-use-report.js';
 import { loadConfig } from '../load-config.js';
 import { QuietFailure } from '../quiet-failure.js';
 import { createStyle } from '../terminal-style.js';
+import { pastableText } from '../command-line.js';
 
 export async function runDoctor(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);
@@ -15,7 +16,7 @@ export async function runDoctor(options: Record<string, unknown>, io: CliIo): Pr
     ...(await runDoctorChecks(config, fileVars.MEDIAN_TOOLS_URL)),
     await checkTunnelProvider(config, io.env),
     ...(await toolUseDoctorChecks(config).catch(() => [])),
-  ];
+  ].map((c) => ({ ...c, message: pastableText(c.message, io, config), ...(c.fix ? { fix: pastableText(c.fix, io, config) } : {}) }));
   const failed = checks.filter((c) => c.status === 'fail').length;
   if (config.json) {
     writeJson(io, { ok: failed === 0, checks });

@@ -1,21 +1,10 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
+import { pasteCommand } from '../../helpers/paste-command.js';
 import { CLI_PATH } from '../../helpers/cli-harness.js';
 import { isEvent, useE2eWorld, useTempDir, waitForEventAfter } from '../../helpers/e2e-world.js';
 import { useTmux } from '../../helpers/use-tmux.js';
 import { requestVia } from '../../helpers/use-tunnel-server.js';
 
-/** A printed command line, pasted into a shell in that folder (no MEDIAN_KEY in its environment). */
-function paste(line: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', line], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** An input of 3,200 keys: its detail is longer than the pane keeps (3,000 lines), so the pane ends with a `show` command. */
 const LONG_INPUT = `{${Array.from({ length: 3_200 }, (_, i) => `"k${i}":${i}`).join(',')}}`;
@@ -48,7 +37,7 @@ describe('the terminal UI prints commands that work when pasted', () => {
       { timeout: 20_000, interval: 100 },
     );
     expect(hint).toContain(`--data-dir ${world.dataDir}`);
-    const pasted = await paste(hint, elsewhere);
+    const pasted = await pasteCommand(hint, elsewhere);
     expect(pasted.code, `${hint}\n${pasted.stderr}`).toBe(0);
     expect(pasted.stdout).toContain('call_long_detail');
     expect(await daemon.stop('SIGINT')).toBe(0);

@@ -1,25 +1,7 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
+import { pasteCommand, type Pasted } from '../../helpers/paste-command.js';
 import { spawnCli } from '../../helpers/cli-harness.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A printed command line, pasted into a shell in that folder (no MEDIAN_KEY, no MEDIAN_DEV_DIR in its environment). */
-function paste(line: string, cwd: string): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', line], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += String(c)));
-    child.stderr.on('data', (c) => (stderr += String(c)));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The command a line prints after `label`, up to the end of the line (or a closing parenthesis, for hints). */
 function printedAfter(text: string, label: string, end = /$/m): string {
@@ -29,7 +11,7 @@ function printedAfter(text: string, label: string, end = /$/m): string {
   return rest.slice(0, rest.search(end)).trim();
 }
 
-async function run(argv: string[], cwd: string): Promise<Ran> {
+async function run(argv: string[], cwd: string): Promise<Pasted> {
   const cli = spawnCli(argv, { cwd });
   const code = await cli.exited;
   return { code, stdout: cli.stdout(), stderr: cli.stderr() };
@@ -43,7 +25,7 @@ describe('every command line the product prints works when pasted', () => {
     await vi.waitFor(() => expect(demo.stdout()).toContain('synced'), { timeout: 30_000, interval: 100 });
 
     const second = printedAfter(demo.stdout(), 'From another terminal (replay, show, call, manifest take the same two flags):');
-    const calls = await paste(second, projectDir);
+    const calls = await pasteCommand(second, projectDir);
     expect(calls.code, calls.stderr).toBe(0);
 
     // The flags the line says the other commands take.
@@ -55,11 +37,11 @@ describe('every command line the product prints works when pasted', () => {
 
     const replay = await run(['replay', toolCallId, ...flags], projectDir);
     expect(replay.code, replay.stderr).toBe(0);
-    const compare = await paste(printedAfter(replay.stdout, 'Compare the answers:'), projectDir);
+    const compare = await pasteCommand(printedAfter(replay.stdout, 'Compare the answers:'), projectDir);
     expect(compare.code, compare.stderr).toBe(0);
 
     const shown = await run(['show', toolCallId, ...flags], projectDir);
-    const newest = await paste(printedAfter(shown.stdout, 'Compare the newest with the original:'), projectDir);
+    const newest = await pasteCommand(printedAfter(shown.stdout, 'Compare the newest with the original:'), projectDir);
     expect(newest.code, newest.stderr).toBe(0);
 
     // The hint of a diff with nothing to compare: both commands it names work.
@@ -69,13 +51,13 @@ describe('every command line the product prints works when pasted', () => {
     const notReplayed = await run(['show', otherId, '--diff', ...flags], projectDir);
     expect(notReplayed.stderr).toContain('[not_a_replay]');
     for (const hinted of [printedAfter(notReplayed.stderr, 'Replay it first (', /\)/), printedAfter(notReplayed.stderr, 'calls marked ↻ in `', /`/)]) {
-      const pasted = await paste(hinted, projectDir);
+      const pasted = await pasteCommand(hinted, projectDir);
       expect(pasted.code, `${hinted}\n${pasted.stderr}`).toBe(0);
     }
 
     // Printed again on exit, and still right once the demo has stopped.
     expect(await demo.stop('SIGINT')).toBe(0);
-    const afterwards = await paste(printedAfter(demo.stderr(), `The demo's calls stay in ${dataDir}:`), projectDir);
+    const afterwards = await pasteCommand(printedAfter(demo.stderr(), `The demo's calls stay in ${dataDir}:`), projectDir);
     expect(afterwards.code, afterwards.stderr).toBe(0);
   }, 120_000);
 });
