@@ -28,7 +28,7 @@ export interface DaemonOptions {
     /** How often the emulator's held approvals are asked for (default 1.5 s). */
     approvalPollMs: number;
   }>;
-  /** The clock the emulator's approvals watch polls on (tests drive it); real time when left out. */
+  /** The clock the emulator's approvals watch polls on and the tunnel waits on (backoff, probes; tests drive it); real time when left out. */
   clock?: Clock;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;

@@ -184,6 +184,7 @@ function startTunnelOnceStarted(ctx: DaemonContext, { proxy }: CallPath, { repor
       remember: (patch) => updateProjectState(config.dataDir, patch).then(() => undefined),
       env: options.baseEnv,
       ...(options.tunnel ? { tuning: options.tunnel } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
   })().catch((error: unknown) => {
     if (abort.signal.aborted) return;

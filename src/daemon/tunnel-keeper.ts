@@ -15,6 +15,7 @@ import {
   type TunnelHandle,
   type TunnelProvider,
 } from '../tunnel/index.js';
+import type { Clock } from '../shared/clock.js';
 import { pause } from '../shared/delay.js';
 import { chooseTunnelProvider } from './tunnel-provider-choice.js';
 import { createOutageAdvisor, providerAlternatives } from './outage-advice.js';
@@ -37,6 +38,8 @@ export interface TunnelKeeperOptions {
   signal: AbortSignal;
   /** Tests and the demo: backoff, probe, provider knobs. */
   tuning?: TunnelTuning;
+  /** The first open's retries and everything startTunnel waits for run on it (tests drive it). Real time when left out. */
+  clock?: Clock;
 }
 
 export interface TunnelTuning {
@@ -173,6 +176,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
             ...(probe ? { probe } : {}),
             ...(tuning.probeIntervalMs ? { probeIntervalMs: tuning.probeIntervalMs } : {}),
             backoff,
+            ...(options.clock ? { clock: options.clock } : {}),
             onEvent: onTunnelEvent,
           },
           { signal },
@@ -201,7 +205,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
           });
         }
         options.report({ type: 'tunnel.openFailed', isFinal: false });
-        await pause(waitMs, signal);
+        await pause(waitMs, signal, options.clock);
       }
     }
   })();

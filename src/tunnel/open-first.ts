@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.js';
+import { pause } from '../shared/delay.js';
 import type { Logger } from '../shared/logger.js';
 import type { TunnelConnection, TunnelOpenRequest, TunnelProvider } from './tunnel-provider.js';
 
@@ -13,20 +14,6 @@ export interface OpenFirstOptions {
   logger: Logger;
   /** The pauses between asks run on it. */
   clock: Clock;
-}
-
-/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
-function pause(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      timer.cancel();
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = clock.setTimer(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -53,7 +40,7 @@ export async function openFirst(options: OpenFirstOptions): Promise<TunnelConnec
   for (let retry = 0; !signal?.aborted && !isFallbackLost; retry += 1) {
     const left = retryForMs - (now() - startedAt);
     if (left <= 0) break;
-    await pause(clock, Math.min(baseMs * 2 ** retry, left), signal);
+    await pause(Math.min(baseMs * 2 ** retry, left), signal, clock);
     if (signal?.aborted || isFallbackLost) break;
     let next: TunnelConnection;
     try {
