@@ -8,11 +8,14 @@ import base from './vitest.config.js';
 // (its score can only be lower than the full run's). (mergeConfig would
 // append to `include`, so the base test options are spread instead.)
 const unitOnly = process.env['MUTATION_TESTS'] === 'unit';
+// npm test's projects (in-process threads, process-heavy forks) are left out:
+// Stryker runs one isolated file set of its own.
+const { projects: _projects, ...baseTest } = base.test ?? {};
 
 export default defineConfig({
   ...base,
   test: {
-    ...base.test,
+    ...baseTest,
     include: unitOnly ? ['test/unit/**/*.test.ts'] : ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     // The docs tests check links with git, which ignores the sandbox folder
     // Stryker copies the project into; they test no code a mutant can change.
