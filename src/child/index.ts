@@ -13,3 +13,4 @@ export { buildChildEnv } from './child-env.js';
 export { reapOrphanChild } from './orphan-child.js';
 export { type ProjectPackage, isEnvFileReloadedBy, recogniseDevServer } from './recognise-dev-server.js';
 export { type DevServerProfile, type EnvReload } from './dev-server-profiles.js';
+export { type AnnouncedUrl, findAnnouncedUrl, stripTerminalCodes } from './announced-url.js';

@@ -95,6 +95,9 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
       return `${label(style, 'inspect')}${event.link ?? event.url}${event.link ? style.dim('  (one-time link; `median-dev inspect` makes another)') : ''}`;
     case 'output':
       return `${style.dim('[dev]')} ${event.line}`;
+    case 'target':
+      if (!event.message) return undefined; // a state change only: the header's
+      return `${label(style, 'target')}${event.how === 'remembered' || event.how === 'default' ? style.yellow(event.message) : event.message}`;
     case 'recording':
       return event.state === 'failing'
         ? `${label(style, 'recorder')}${style.red(`cannot write recordings: ${event.message ?? ''}`)} (calls still pass through)`

@@ -13,7 +13,7 @@ export { VERSION };
 /** Options every command takes (SPEC §2.2). */
 function withCommonOptions(command: Command): Command {
   return command
-    .option('--target <url>', 'the dev server origin (default: what the last start used, else http://localhost:3000)')
+    .option('--target <url>', 'the dev server origin (default for start -- <command>: the URL the dev server announces, else the port it opens; else what the last start used, else http://localhost:3000)')
     .option('--route <path>', 'the route path (default: last start, else /api/median)')
     .option('--data-dir <dir>', 'recordings and state (env MEDIAN_DEV_DIR, default ./.median-dev)')
     .option(

@@ -9,6 +9,8 @@ export { readProjectState, updateProjectState, STATE_VERSION, type ProjectState 
 export {
   resolveConfig,
   resolveStartConfig,
+  isTargetNamed,
+  type TargetFrom,
   parseHttpUrl,
   type Config,
   type StartConfig,

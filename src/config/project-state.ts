@@ -8,6 +8,12 @@ export interface ProjectState {
   version: 1;
   /** What the last `start` used, so other commands default to it. */
   target?: string;
+  /**
+   * How that target came: `flag` (--target, given once: later starts keep
+   * it as if given again), or found from the dev server (`announced`: the URL
+   * it printed; `listening`: the port it opened): a later start finds it again.
+   */
+  targetFrom?: 'flag' | 'announced' | 'listening';
   route?: string;
   proxyUrl?: string;
   medianApi?: string;
@@ -90,6 +96,7 @@ function isFieldOk(name: string, value: unknown): boolean {
   if (name === 'tunnelUrls' || name === 'tunnelDomains') return Array.isArray(value) && value.every((item) => typeof item === 'string');
   if (STRING_FIELDS.has(name)) return typeof value === 'string';
   if (name === 'allowProductionOrg') return typeof value === 'boolean';
+  if (name === 'targetFrom') return value === 'flag' || value === 'announced' || value === 'listening';
   return true;
 }
 

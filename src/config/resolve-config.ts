@@ -50,10 +50,18 @@ export interface ConfigContext {
   runningDaemon?: (dataDir: string) => Promise<DaemonSettings | undefined>;
 }
 
+/**
+ * Where `target` came from: `--target` (`flag`), the daemon running in the
+ * data dir (`daemon`), an earlier start's `--target` (`remembered-flag`),
+ * what an earlier start found from its dev server (`remembered`), or the default.
+ */
+export type TargetFrom = 'flag' | 'daemon' | 'remembered-flag' | 'remembered' | 'default';
+
 export interface Config {
   cwd: string;
   dataDir: string;
   target: string;
+  targetFrom: TargetFrom;
   route: string;
   /** Absolute path of the env file, or null with --no-env-file. */
   envFile: string | null;
@@ -150,6 +158,7 @@ export async function resolveConfig(
   const medianKey = envKey ?? fileKey;
 
   const target = flags.target ?? daemon?.target ?? state.target ?? DEFAULTS.target;
+  const targetFrom = targetSource(flags.target, daemon?.target, state);
   // Other commands talk to the Median the last start used (an emulator, say); start itself does not.
   const remembered = options.remembersMedianApi ? state.medianApi : undefined;
   const medianApi = flags.medianApi ?? env.MEDIAN_API_URL ?? daemon?.medianApi ?? fileVars.MEDIAN_API_URL ?? remembered ?? DEFAULTS.medianApi;
@@ -158,6 +167,7 @@ export async function resolveConfig(
     cwd,
     dataDir,
     target: originOf(target, '--target'),
+    targetFrom,
     route: checkRoute(flags.route ?? daemon?.route ?? state.route ?? DEFAULTS.route),
     envFile,
     medianApi: parseHttpUrl(medianApi, '--median-api').toString().replace(/\/+$/, ''),
@@ -170,6 +180,20 @@ export async function resolveConfig(
     debug: flags.debug === true,
     state,
   } satisfies Config);
+}
+
+function targetSource(flag: string | undefined, daemon: string | undefined, state: ProjectState): TargetFrom {
+  if (flag !== undefined) return 'flag';
+  if (daemon !== undefined) return 'daemon';
+  if (state.target === undefined) return 'default';
+  // A state.json from before targetFrom: a target other than the default was a --target.
+  if (state.targetFrom === 'flag' || (state.targetFrom === undefined && state.target !== DEFAULTS.target)) return 'remembered-flag';
+  return 'remembered';
+}
+
+/** Whether the target was named by the user (now or at an earlier start): it is then never looked for from the dev server. */
+export function isTargetNamed(from: TargetFrom): boolean {
+  return from === 'flag' || from === 'remembered-flag' || from === 'daemon';
 }
 
 /** `start`'s own flags on top of the common ones. */

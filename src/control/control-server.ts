@@ -46,6 +46,8 @@ export interface ControlServer {
   /** Sends the event to every connected client (after its snapshot). */
   broadcast(event: DaemonEvent): void;
   clientCount(): number;
+  /** Rewrites control.json's settings (the target found from the dev server): the other commands of the data dir use them. */
+  updateSettings(settings: DaemonSettings): Promise<void>;
   /** Closes clients (1001) and the server, and removes control.json if it is still ours. Idempotent. */
   close(): Promise<void>;
 }
@@ -163,17 +165,18 @@ export async function startControlServer(options: ControlServerOptions): Promise
   });
   const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
 
+  let contents = {
+    port: server.port,
+    token,
+    pid: options.pid,
+    instanceId: options.instanceId,
+    startedAt: (options.now?.() ?? new Date()).toISOString(),
+    proxyUrl: options.proxyUrl,
+    ...(options.replayKey ? { replayKey: options.replayKey } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
+  };
   try {
-    await writeControlFile(options.dataDir, {
-      port: server.port,
-      token,
-      pid: options.pid,
-      instanceId: options.instanceId,
-      startedAt: (options.now?.() ?? new Date()).toISOString(),
-      proxyUrl: options.proxyUrl,
-      ...(options.replayKey ? { replayKey: options.replayKey } : {}),
-      ...(options.settings ? { settings: options.settings } : {}),
-    });
+    await writeControlFile(options.dataDir, contents);
   } catch (error) {
     await server.close(1001, 'median-dev daemon stopping', 0);
     throw new MedianDevError('control_file_write_failed', `Could not write the control file in ${options.dataDir}: ${String(error)}`, {
@@ -199,6 +202,11 @@ export async function startControlServer(options: ControlServerOptions): Promise
       for (const client of clients) sendTo(client, text);
     },
     clientCount: () => clients.size,
+    async updateSettings(settings) {
+      if (isClosed) return;
+      contents = { ...contents, settings };
+      await writeControlFile(options.dataDir, contents);
+    },
     close() {
       closing ??= (async () => {
         isClosed = true;

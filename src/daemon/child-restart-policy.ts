@@ -36,6 +36,8 @@ export interface ChildRestartPolicyOptions {
   timing: Partial<{ routeReadyTimeoutMs: number; childStopGraceMs: number; envReloadWaitMs: number }>;
   /** Says `target_unreachable` when the dev server runs but nothing answers at --target. */
   targetWatch?: TargetWatch;
+  /** The dev server's origin now (undefined: not known yet); left out, --target. */
+  target?: () => string | undefined;
 }
 
 /**
@@ -213,7 +215,10 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       if (!child.hasCommand) return;
       // The endpoint's sync reaches the route only once the restarted dev server answers.
       const isAnswering = await waitForRoute({
-        url: `${config.target}${config.route}`,
+        url: () => {
+          const origin = options.target ? options.target() : config.target;
+          return origin === undefined ? undefined : `${origin}${config.route}`;
+        },
         timeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
         isWorthWaiting: () => child.isRunning,
         signal: options.signal,

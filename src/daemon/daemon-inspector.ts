@@ -23,6 +23,8 @@ export interface DaemonInspectorOptions {
   routeThroughProxy: string;
   masker: Pick<EventMasker, 'maskRecord'>;
   logger: Logger;
+  /** The dev server's origin now (found from it after the start); left out, --target. */
+  target?: () => string;
 }
 
 /** `median-dev inspect`'s answer: a fresh one-time link, or `inspector_off`. */
@@ -39,7 +41,7 @@ export function inspectorLinkOf(server: InspectorServer | undefined): { url: str
 export async function startDaemonInspector(options: DaemonInspectorOptions): Promise<InspectorServer | undefined> {
   const { config } = options;
   if (config.inspectorPort === null) return undefined;
-  const routeUrl = `${config.target}${config.route}`;
+  const routeUrl = (): string => `${options.target?.() ?? config.target}${config.route}`;
   return startInspectorServer({
     port: config.inspectorPort ?? DEFAULTS.inspectorPort,
     snapshot: () => options.hub.snapshot(),
@@ -72,9 +74,9 @@ export async function startDaemonInspector(options: DaemonInspectorOptions): Pro
     curlOf(record) {
       const secret = options.secret();
       if (!secret) throw new MedianDevError('missing_key', 'A copied curl is re-signed, and no MEDIAN_KEY is set.');
-      return toCurl(record, { url: routeUrl, secret });
+      return toCurl(record, { url: routeUrl(), secret });
     },
-    harOf: (records) => toHar(records, { creator: { name: 'median-dev', version: options.version }, baseUrl: new URL(routeUrl).origin }),
+    harOf: (records) => toHar(records, { creator: { name: 'median-dev', version: options.version }, baseUrl: new URL(routeUrl()).origin }),
     readTools: () => lastManifestTools({ latestManifestRead: () => options.store.latestManifestRead(), routeUrl: options.routeThroughProxy, secret: options.secret }),
     maskRecord: (record) => options.masker.maskRecord(record),
     logger: options.logger,

@@ -27,6 +27,8 @@ export interface DaemonOptions {
     routeRecheckMaxMs: number;
     /** How often the emulator's held approvals are asked for (default 1.5 s). */
     approvalPollMs: number;
+    /** How long a dev server may say nothing about where it listens before the remembered or default target is tried (default 10 s). */
+    targetFallbackMs: number;
   }>;
   /** The clock the emulator's approvals watch polls on and the tunnel waits on (backoff, probes; tests drive it); real time when left out. */
   clock?: Clock;

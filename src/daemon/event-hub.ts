@@ -94,6 +94,9 @@ export function createEventHub(base: {
       case 'inspector':
         state.inspectorUrl = event.url;
         break;
+      case 'target':
+        state.target = { url: event.url, how: event.how, state: event.state };
+        break;
       case 'key':
         state.keyFingerprint = event.fingerprint;
         state.keySource = event.fingerprint === null ? null : event.source;

@@ -18,6 +18,8 @@ export interface ProjectEndpointOptions {
   timing: Partial<{ routeReadyTimeoutMs: number; syncTimeoutMs: number }>;
   /** Says `target_unreachable` while the route is opened and nothing answers at --target. */
   targetWatch?: TargetWatch;
+  /** The dev server's origin now (found from it after the start); left out, --target. */
+  target?: () => string;
 }
 
 /** This project's Median endpoint: remembered in the data dir, connected through our proxy, with the key in use. */
@@ -51,7 +53,7 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
     autoFix: config.autoFix,
     emit: options.emit,
     logger: options.logger,
-    routeUrl: `${config.target}${config.route}`,
+    routeUrl: () => `${options.target?.() ?? config.target}${config.route}`,
     // The domains the tunnel server may name our tunnels under (what its registration was checked against).
     tunnelDomains: devTunnelDomains(config),
     signal: options.signal,

@@ -1,4 +1,8 @@
-import { dataDirError, envCascadeFiles, updateProjectState } from '../config/index.js';
+import { dataDirError, envCascadeFiles, isTargetNamed, updateProjectState, type DaemonSettings } from '../config/index.js';
+import { findListeningPorts, realPortLookupSystem } from '../platform/index.js';
+import type { RecordingProxy } from '../proxy/index.js';
+import { createDevServerTarget, type DevServerTarget } from './dev-server-target.js';
+import { createTargetWatch, type TargetWatch } from './target-watch.js';
 import { errorEvent } from '../events/index.js';
 import { openRecorder, skippedLinesNote } from '../recorder/index.js';
 import { startRecordingProxy } from '../proxy/index.js';
@@ -31,16 +35,16 @@ const WATCHER_READY_LIMIT_MS = 5_000;
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const ctx = await buildDaemonContext(options);
-  const calls = await closingOnError(ctx, () => openCallPath(ctx));
+  const later: LaterParts = {};
+  const calls = await closingOnError(ctx, () => openCallPath(ctx, later));
   ctx.emit({ event: 'proxy', url: calls.proxy.url });
   return closingOnError(ctx, async () => {
     await rememberProjectState(ctx, calls.proxy.url);
-    const later: LaterParts = {};
     const wired = wireDispatch(ctx, calls, later);
     later.approvals = startApprovalsWatch(ctx, wired);
     await startWatcher(ctx, wired);
-    await startControl(ctx, calls, wired);
-    later.inspector = await startInspector(ctx, wired);
+    await startControl(ctx, calls, wired, later);
+    later.inspector = await startInspector(ctx, wired, calls);
     startTunnelOnceStarted(ctx, calls, wired, later);
     return daemonHandle(ctx, calls, wired);
   });
@@ -66,8 +70,9 @@ async function atMost(promise: Promise<void>, ms: number): Promise<void> {
   }
 }
 
-async function openCallPath(ctx: DaemonContext): Promise<CallPath> {
+async function openCallPath(ctx: DaemonContext, later: LaterParts): Promise<CallPath> {
   const { config, logger, timing, secrets, masker, emit, secretFor } = ctx;
+  let target: DevServerTarget | undefined;
   const recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, logger });
   ctx.running.recorder = () => recorder.close();
   const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
@@ -81,9 +86,46 @@ async function openCallPath(ctx: DaemonContext): Promise<CallPath> {
     ...(timing.callTimeoutMs ? { limits: { timeoutMs: timing.callTimeoutMs } } : {}),
     logger,
     onRecord,
+    // Before the dev server listens, a call gets 503 with Retry-After, not a 502.
+    devServerPhase: () => target?.phase() ?? null,
   });
   ctx.running.proxy = () => proxy.close();
-  return { recorder, proxy };
+  const { targetWatch, devServerTarget } = findDevServerTarget(ctx, proxy, later);
+  target = devServerTarget;
+  return { recorder, proxy, target, targetWatch };
+}
+
+/** Where the dev server listens: --target, or what it announces, or the port its process tree opens. */
+function findDevServerTarget(ctx: DaemonContext, proxy: RecordingProxy, later: LaterParts): { targetWatch: TargetWatch; devServerTarget: DevServerTarget } {
+  const { config, options, emit, logger, abort, hub } = ctx;
+  let devServerTarget: DevServerTarget | undefined;
+  const current = (): string => devServerTarget?.current() ?? config.target;
+  const targetWatch = createTargetWatch({ target: current, route: config.route, isNamed: () => isTargetNamed(config.targetFrom), emit });
+  const portSystem = realPortLookupSystem(options.baseEnv);
+  devServerTarget = createDevServerTarget({
+    config,
+    hasCommand: options.childCommand.length > 0,
+    proxyPort: proxy.port,
+    setProxyTarget: (origin) => proxy.setTarget(origin),
+    emit,
+    async remember(origin, how) {
+      await updateProjectState(config.dataDir, { target: origin, targetFrom: how });
+      await later.control?.updateSettings(controlSettings(config, origin));
+    },
+    lookupPorts: (pid) => findListeningPorts(pid, portSystem),
+    targetWatch,
+    signal: abort.signal,
+    logger,
+    ...(ctx.timing.targetFallbackMs ? { timing: { silentFallbackMs: ctx.timing.targetFallbackMs } } : {}),
+  });
+  const found = devServerTarget;
+  hub.on((event) => found.take(event));
+  return { targetWatch, devServerTarget: found };
+}
+
+/** What control.json tells the other commands of the data dir. */
+function controlSettings(config: DaemonContext['config'], target: string): DaemonSettings {
+  return { target, route: config.route, envFile: config.envFile, medianApi: config.medianApi };
 }
 
 async function rememberProjectState({ config }: DaemonContext, proxyUrl: string): Promise<void> {
@@ -93,6 +135,8 @@ async function rememberProjectState({ config }: DaemonContext, proxyUrl: string)
     proxyUrl,
     medianApi: config.medianApi,
     tunnelDomains: devTunnelDomains(config),
+    // A --target is remembered as one: the next start uses it too, and never looks for another.
+    ...(config.targetFrom === 'flag' || config.targetFrom === 'remembered-flag' ? { targetFrom: 'flag' as const } : {}),
     // --allow-production-org is remembered for this project; --no-allow-production-org forgets it.
     ...(config.allowProductionOrg === undefined ? {} : { allowProductionOrg: config.allowProductionOrg }),
   });
@@ -119,7 +163,7 @@ async function startWatcher({ config, timing, logger, running }: DaemonContext, 
   await atMost(fileWatcher.ready, WATCHER_READY_LIMIT_MS);
 }
 
-async function startControl(ctx: DaemonContext, { proxy }: CallPath, { handleCommand }: WiredDispatch): Promise<void> {
+async function startControl(ctx: DaemonContext, { proxy, target }: CallPath, { handleCommand }: WiredDispatch, later: LaterParts): Promise<void> {
   const { config, hub } = ctx;
   const control = await startControlServer({
     dataDir: config.dataDir,
@@ -127,18 +171,19 @@ async function startControl(ctx: DaemonContext, { proxy }: CallPath, { handleCom
     instanceId: ctx.instanceId,
     proxyUrl: proxy.url,
     replayKey: ctx.replayKey,
-    settings: { target: config.target, route: config.route, envFile: config.envFile, medianApi: config.medianApi },
+    settings: controlSettings(config, target.current()),
     snapshot: () => hub.snapshot(),
     handleCommand,
     logger: ctx.logger,
   });
   ctx.running.control = () => control.close();
+  later.control = control;
   hub.on((event) => control.broadcast(event));
 }
 
-async function startInspector(ctx: DaemonContext, { handleCommand, keys, routeThroughProxy }: WiredDispatch): Promise<InspectorServer | undefined> {
+async function startInspector(ctx: DaemonContext, { handleCommand, keys, routeThroughProxy }: WiredDispatch, { target }: CallPath): Promise<InspectorServer | undefined> {
   const { config, store, hub, masker, logger, secretFor } = ctx;
-  const server = await startDaemonInspector({ config, version: ctx.options.version, store, hub, handleCommand, secret: () => secretFor(keys.key()), routeThroughProxy, masker, logger });
+  const server = await startDaemonInspector({ config, version: ctx.options.version, store, hub, handleCommand, secret: () => secretFor(keys.key()), routeThroughProxy, masker, logger, target: () => target.current() });
   if (server) ctx.running.inspector = () => server.close();
   return server;
 }

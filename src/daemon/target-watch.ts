@@ -25,7 +25,15 @@ export interface TargetWatch {
  * seconds (an `error` event `target_unreachable`), instead of a heal that sits
  * at `connecting`/`syncing` until its minute is up.
  */
-export function createTargetWatch(options: { target: string; route: string; emit(event: NewDaemonEvent): void }): TargetWatch {
+export function createTargetWatch(options: {
+  /** The origin calls go to (a function: it may be found from the dev server after the start). */
+  target: string | (() => string);
+  route: string;
+  /** Whether that origin was named with --target (else it was found from the dev server, or is the default). */
+  isNamed?: () => boolean;
+  emit(event: NewDaemonEvent): void;
+}): TargetWatch {
+  const targetNow = (): string => (typeof options.target === 'string' ? options.target : options.target());
   let isSaid = false;
   let printedOrigin: string | undefined;
   return {
@@ -34,7 +42,8 @@ export function createTargetWatch(options: { target: string; route: string; emit
       if (found) printedOrigin = new URL(found.replace('0.0.0.0', '127.0.0.1')).origin;
     },
     unreachable(reason, elapsedMs, isDevServerStarting) {
-      const isElsewhere = printedOrigin !== undefined && printedOrigin !== options.target;
+      const target = targetNow();
+      const isElsewhere = printedOrigin !== undefined && printedOrigin !== target;
       const after = isDevServerStarting && !isElsewhere ? STARTING_SILENT_AFTER_MS : TARGET_SILENT_AFTER_MS;
       if (isSaid || elapsedMs < after) return;
       isSaid = true;
@@ -42,8 +51,8 @@ export function createTargetWatch(options: { target: string; route: string; emit
       options.emit({
         event: 'error',
         code: 'target_unreachable',
-        message: `Nothing answers at ${options.target}${options.route} (--target): ${reason}.${elsewhere} median-dev keeps trying.`,
-        hint: `Start the dev server there, or start again with --target ${printedOrigin && printedOrigin !== options.target ? printedOrigin : '<the origin it listens on>'} (the next start remembers it).`,
+        message: `Nothing answers at ${target}${options.route}${options.isNamed?.() === false ? '' : ' (--target)'}: ${reason}.${elsewhere} median-dev keeps trying.`,
+        hint: `Start the dev server there, or start again with --target ${isElsewhere ? printedOrigin : '<the origin it listens on>'} (the next start remembers it).`,
       });
     },
     answered() {

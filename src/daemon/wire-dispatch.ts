@@ -13,17 +13,23 @@ import { createEnvVars } from './env-vars.js';
 import { createKeyRotation } from './key-rotation.js';
 import { createProjectEndpoint } from './project-endpoint.js';
 import { createReplayCommand } from './replay-command.js';
-import { createTargetWatch } from './target-watch.js';
+import type { TargetWatch } from './target-watch.js';
+import type { DevServerTarget } from './dev-server-target.js';
+import type { ControlServer } from '../control/index.js';
 import { createToolsUrlWriter } from './tools-url-writer.js';
 import type { TunnelKeeper } from './tunnel-keeper.js';
 import { inspectorLinkOf } from './daemon-inspector.js';
 import type { EmulatorApprovals } from './emulator-approvals.js';
 import type { DaemonContext } from './daemon-context.js';
 
-/** What carries calls in: the recorder and the proxy in front of the dev server. */
+/** What carries calls in: the recorder, the proxy in front of the dev server, and where that is. */
 export interface CallPath {
   recorder: Recorder;
   proxy: RecordingProxy;
+  /** The dev server's origin: --target, or found from what it announces or the port it opens. */
+  target: DevServerTarget;
+  /** Says `target_unreachable` in seconds when nothing answers there. */
+  targetWatch: TargetWatch;
 }
 
 /** Parts that start after the dispatch exists; it asks for them when a command needs them. */
@@ -31,6 +37,7 @@ export interface LaterParts {
   tunnel?: TunnelKeeper | undefined;
   inspector?: InspectorServer | undefined;
   approvals?: EmulatorApprovals | undefined;
+  control?: ControlServer | undefined;
 }
 
 export interface WiredDispatch {
@@ -49,18 +56,17 @@ export interface WiredDispatch {
  * URL writer, the dev server, Median's endpoint, the route retry) and the
  * dispatch itself; each part reports what happened to it as a fact.
  */
-export function wireDispatch(ctx: DaemonContext, { recorder, proxy }: CallPath, later: LaterParts): WiredDispatch {
+export function wireDispatch(ctx: DaemonContext, { recorder, proxy, target, targetWatch }: CallPath, later: LaterParts): WiredDispatch {
   const { config, options, emit, logger, timing, abort, queue, hub, masker, store, secretFor } = ctx;
   const report = (fact: DaemonFact) => void dispatch(fact);
   const vars = createEnvVars(ctx.fileVars);
   const keys = createKeyRotation({ config, vars, emit, report, logger });
   const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
-  const targetWatch = createTargetWatch({ target: config.target, route: config.route, emit });
-  const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch });
+  const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch, target: () => (target.phase() === 'finding' ? undefined : target.current()) });
   ctx.running.child = () => child.close();
-  const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch });
+  const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current() });
   const routeRetry = createRouteRetry({
-    routeUrl: `${config.target}${config.route}`,
+    routeUrl: () => `${target.current()}${config.route}`,
     isCurrent: (url) => url === toolsUrl.current(),
     report,
     emit,

@@ -28,8 +28,8 @@ export interface EndpointKeeperOptions {
   syncTimeoutMs?: number;
   /** How `rate_limited`, timeouts and 5xx are tried again (bounded); injectable for tests. */
   retry?: Partial<RetryPolicy>;
-  /** Where the route is, for messages. */
-  routeUrl: string;
+  /** Where the route is, for messages (a function: the dev server's origin may be found later). */
+  routeUrl: string | (() => string);
   /** The configured tunnel server's domains: endpoints there are dev tunnels, not production. */
   tunnelDomains?: readonly string[];
   signal?: AbortSignal;
@@ -100,7 +100,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     if (outcome.kind === 'unreachable') {
       emitError(
         'route_unreachable',
-        `Could not open the route at ${options.routeUrl} to connect it: ${outcome.reason}.`,
+        `Could not open the route at ${routeUrlOf(options)} to connect it: ${outcome.reason}.`,
         'Start your dev server (or pass its command after --); median-dev connects the endpoint once the route answers.',
       );
       return undefined;
@@ -119,7 +119,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       // A success that is not a connect answer: whatever answered is not the median() route.
       emitError(
         'connect_answer_unexpected',
-        `The route at ${options.routeUrl} answered ${outcome.status} to the connect request, but not with {"connected": true}: something other than the median() route answers there.`,
+        `The route at ${routeUrlOf(options)} answered ${outcome.status} to the connect request, but not with {"connected": true}: something other than the median() route answers there.`,
         'Check that --target and --route point at the route that serves median() (for example http://localhost:3000 and /api/median).',
       );
       return undefined;
@@ -274,4 +274,9 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   }
 
   return { ensure, sync, reconnect, productionGuard };
+}
+
+/** Where the route is now (the dev server's origin may have been found after the start). */
+function routeUrlOf(options: { routeUrl: string | (() => string) }): string {
+  return typeof options.routeUrl === 'string' ? options.routeUrl : options.routeUrl();
 }

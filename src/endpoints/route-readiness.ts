@@ -1,8 +1,8 @@
 import { pause } from '../shared/delay.js';
 
 export interface RouteReadinessOptions {
-  /** The route on the dev server itself (not through the proxy: nothing to record). */
-  url: string;
+  /** The route on the dev server itself (not through the proxy: nothing to record); a function while its origin may still be found. */
+  url: string | (() => string | undefined);
   timeoutMs: number;
   /** Stops the wait early (the child exited: it will not come up). */
   isWorthWaiting(): boolean;
@@ -29,7 +29,9 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
     const left = deadline - Date.now();
     if (left <= 0) return false;
     // Refused or reset: the dev server is not listening yet; try again shortly.
-    if (await answers(options.url, left, options.signal, 'median-dev (waiting for the dev server)')) return true;
+    // No URL yet: where the dev server listens is not known, so nothing is asked (a guess could be another app).
+    const url = typeof options.url === 'string' ? options.url : options.url();
+    if (url !== undefined && (await answers(url, left, options.signal, 'median-dev (waiting for the dev server)'))) return true;
     options.onNotAnswering?.(Date.now() - startedAt);
     // A refused connection costs little on loopback: ask often while a dev server usually starts.
     const wait = Date.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;

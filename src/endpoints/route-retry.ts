@@ -4,8 +4,8 @@ import { pause } from '../shared/delay.js';
 import { isRouteAnswering } from './route-readiness.js';
 
 export interface RouteRetryOptions {
-  /** The route on the dev server itself. */
-  routeUrl: string;
+  /** The route on the dev server itself (a function: the dev server's origin may be found later). */
+  routeUrl: string | (() => string);
   /** Whether `toolsUrl` is still the one in use (a newer URL ends an older watch). */
   isCurrent(toolsUrl: string): boolean;
   /** Where `route.answering` goes (the daemon's dispatch). */
@@ -36,19 +36,20 @@ export interface RouteRetry {
 
 export function createRouteRetry(options: RouteRetryOptions): RouteRetry {
   const { signal } = options;
+  const routeUrl = (): string => (typeof options.routeUrl === 'string' ? options.routeUrl : options.routeUrl());
   let watching: Promise<void> | undefined;
   const watch = (toolsUrl: string): Promise<void> => {
     if (watching) return watching;
     const current = (async () => {
       // Answering now: the failure was not the dev server's absence; do not loop on it.
-      if (await isRouteAnswering(options.routeUrl, { timeoutMs: 2_000, signal })) return;
+      if (await isRouteAnswering(routeUrl(), { timeoutMs: 2_000, signal })) return;
       let wait = options.firstWaitMs ?? 1_000;
       const maxWait = options.maxWaitMs ?? 30_000;
       while (!signal.aborted) {
         await pause(wait, signal);
         wait = Math.min(wait * 2, maxWait);
         if (signal.aborted || !options.isCurrent(toolsUrl)) break;
-        if (!(await isRouteAnswering(options.routeUrl, { timeoutMs: 2_000, signal }))) continue;
+        if (!(await isRouteAnswering(routeUrl(), { timeoutMs: 2_000, signal }))) continue;
         options.emit({ event: 'log', level: 'info', message: 'The dev server answers again: fixing the endpoint.' });
         watching = undefined; // the reaction to the report may watch again
         options.report({ type: 'route.answering', toolsUrl });

@@ -80,6 +80,16 @@ export type DaemonEvent =
       signal?: string | null;
       command?: string;
     }
+  /**
+   * Where the proxy sends calls (the dev server's origin) and how it is
+   * known: named with --target (`flag`, also when an earlier start's), the
+   * URL the dev server announced (`announced`, with its `line`), the port its
+   * process tree opened (`listening`), or, when it said neither, the
+   * remembered or default one (`remembered`, `default`). `state`: `finding`
+   * (not known yet), `starting` (known, not listening yet), `listening`.
+   * `message` is set when there is something to say (found, changed, not found).
+   */
+  | { event: 'target'; at: string; url: string | null; how: TargetHow; state: TargetState; line?: string; message?: string }
   /** The browser inspector listens; `link` holds a one-time token that gives a browser its session (printed once). */
   | { event: 'inspector'; at: string; url: string; link?: string }
   | { event: 'output'; at: string; stream: 'stdout' | 'stderr'; line: string }
@@ -110,6 +120,11 @@ export interface EmulatorApproval {
 
 export type DaemonEventName = DaemonEvent['event'];
 
+/** How the dev server's origin is known (the `target` event). */
+export type TargetHow = 'flag' | 'announced' | 'listening' | 'remembered' | 'default';
+/** Where the dev server is in its start, as the proxy sees it. */
+export type TargetState = 'finding' | 'starting' | 'listening';
+
 /** The in-between states of a heal, in the order they come. */
 export type HealState = 'changing' | 'connecting' | 'syncing';
 
@@ -137,6 +152,8 @@ export interface DaemonSnapshot {
   /** Why no endpoint is connected, when the production guard stopped it (the `production_org` error's message); absent otherwise. */
   endpointBlocked?: string;
   child: { state: 'none' | 'starting' | 'running' | 'exited' | 'stopped'; pid?: number; command?: string };
+  /** The dev server's origin as the proxy knows it (the last `target` event); absent until one came. */
+  target?: { url: string | null; how: TargetHow; state: TargetState } | null;
   /** `…abcd`, or null when no key is set. */
   keyFingerprint: string | null;
   /** Where that key came from: `environment`, or the env file (as a path from the project folder). */

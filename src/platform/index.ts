@@ -23,3 +23,4 @@ export { browserCommand, openInBrowser } from './open-browser.js';
 export { FORWARDING_PAGE_NAME, forwardingPageHtml, writeForwardingPage } from './forwarding-page.js';
 export { findExecutable } from './find-executable.js';
 export { type TunnelProgram, type ProgramExit, type StartTunnelProgramOptions, startTunnelProgram } from './tunnel-process.js';
+export { type ListeningSocket, type PortLookupSystem, findListeningPorts, originOfListening, realPortLookupSystem } from './listening-ports.js';

@@ -39,7 +39,7 @@ import type { ExchangeFacts } from './build-call-record.js';
 import { forwardableResponseHeaders } from './hop-by-hop.js';
 import { releaseForwarded, type ForwardHandlers } from './http-proxy.js';
 import type { InFlightLinks } from './in-flight-list.js';
-import { PROXY_ERROR_CODES, PROXY_MESSAGES, failureReason, sendProxyError } from './proxy-answers.js';
+import { DEV_SERVER_STARTING_RETRY_AFTER_S, PROXY_ERROR_CODES, PROXY_MESSAGES, failureReason, sendProxyError } from './proxy-answers.js';
 
 /** What every exchange of one proxy shares. */
 export interface ExchangeContext {
@@ -48,6 +48,12 @@ export interface ExchangeContext {
   upstreamGiveUpMs: number;
   /** The target as the user gave it, for messages. */
   targetLabel(): string;
+  /**
+   * The dev server command is starting: `finding` (where it listens is not
+   * known yet) or `starting` (known, not listening yet); null otherwise.
+   * Either way a caller gets 503 with Retry-After, not a 502.
+   */
+  devServerPhase(): 'finding' | 'starting' | null;
   /** Our caller hung up before its answer was complete. */
   callerLeft(exchange: CallExchange): void;
   /** The request body is in (or the request was cut off). */
@@ -345,6 +351,9 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     } else if (this.callerGone) {
       this.failure = 'connection';
       this.error = { code: PROXY_ERROR_CODES.clientClosed, message: PROXY_MESSAGES.clientClosed };
+    } else if (this.ctx.devServerPhase() !== null) {
+      this.failure = 'connection';
+      this.answerStarting(res, target);
     } else {
       this.failure = 'connection';
       const message = PROXY_MESSAGES.targetUnreachable(target, failureReason(error));
@@ -355,6 +364,22 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     // the request completes (and is recorded) and the connection stays usable.
     if (!this.requestDone) req.resume();
     this.settleAnswer();
+  }
+
+  /** The dev server has not said where it listens yet: 503 with Retry-After, never forwarded. */
+  devServerNotFound(): void {
+    const { req, res } = this;
+    if (this.answerDone || !req || !res) return;
+    this.failure = 'connection';
+    this.answerStarting(res, undefined);
+    if (!this.requestDone) req.resume();
+    this.settleAnswer();
+  }
+
+  private answerStarting(res: ServerResponse, target: string | undefined): void {
+    const message = PROXY_MESSAGES.devServerStarting(target);
+    this.error = { code: PROXY_ERROR_CODES.devServerStarting, message };
+    sendProxyError(res, 503, PROXY_ERROR_CODES.devServerStarting, message, { 'retry-after': String(DEV_SERVER_STARTING_RETRY_AFTER_S) });
   }
 
   /** The request came from this proxy itself (a --target that leads back here): 508, never forwarded. */

@@ -21,7 +21,12 @@ export const PROXY_ERROR_CODES = Object.freeze({
   proxyClosed: 'proxy_closed',
   /** The request came from this proxy itself: --target points back at it (508). */
   proxyLoop: 'proxy_loop',
+  /** The dev server command runs but does not listen yet (or has not said where): 503 with Retry-After. */
+  devServerStarting: 'dev_server_starting',
 });
+
+/** What a caller is told to wait while the dev server starts (seconds, the `Retry-After` header). */
+export const DEV_SERVER_STARTING_RETRY_AFTER_S = 2;
 
 export const PROXY_MESSAGES = Object.freeze({
   targetUnreachable: (target: string, reason: string): string =>
@@ -35,6 +40,10 @@ export const PROXY_MESSAGES = Object.freeze({
   proxyLoop: (target: string): string =>
     `median-dev: --target ${target} leads back to this proxy, so the request would go round forever. Point --target at your dev server (e.g. http://localhost:3000).`,
   healthMethod: 'Only GET is answered here.',
+  devServerStarting: (target: string | undefined): string =>
+    target === undefined
+      ? `median-dev: the dev server is starting and has not said where it listens yet. Try again in ${DEV_SERVER_STARTING_RETRY_AFTER_S} s.`
+      : `median-dev: the dev server is starting and does not listen at ${target} yet. Try again in ${DEV_SERVER_STARTING_RETRY_AFTER_S} s.`,
 });
 
 function formatSeconds(ms: number): string {
@@ -48,13 +57,14 @@ export function failureReason(error: Error): string {
 }
 
 /** Sends `{error: {code, message}}` with `status`, if the caller can still get it. */
-export function sendProxyError(res: ServerResponse, status: number, code: string, message: string): void {
+export function sendProxyError(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const body = JSON.stringify({ error: { code, message } });
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
+    ...headers,
   });
   res.end(body);
 }

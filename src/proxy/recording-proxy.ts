@@ -82,6 +82,12 @@ export interface RecordingProxyOptions {
   holdAnswersUntilRecorded?: boolean;
   /** Once per request, when its body has arrived (before the answer). */
   onRequestStarted?(info: RequestStartedInfo): void;
+  /**
+   * Whether the dev server is starting: `finding` (where it listens is not
+   * known yet: requests are answered 503 at once), `starting` (a refused
+   * connection is answered 503, not 502), null (default: it is up, or none is started by us).
+   */
+  devServerPhase?: () => 'finding' | 'starting' | null;
   logger?: Logger;
   now?: () => number;
 }
@@ -185,6 +191,7 @@ export async function startRecordingProxy(
     recordBodyBytes: limits.recordBodyBytes,
     upstreamGiveUpMs: limits.upstreamGiveUpMs,
     targetLabel: () => targetLabel,
+    devServerPhase: options.devServerPhase ?? (() => null),
     callerLeft(exchange) {
       logger.debug('The caller hung up before its answer was complete.', { id: exchange.id, path: exchange.path });
     },
@@ -228,6 +235,10 @@ export async function startRecordingProxy(
       if (!isLoopSaid) logger.warn(PROXY_MESSAGES.proxyLoop(targetLabel));
       isLoopSaid = true;
       exchange.loopDetected();
+      return;
+    }
+    if (ctx.devServerPhase() === 'finding') {
+      exchange.devServerNotFound();
       return;
     }
     forwarder.forward(req, targetUrl, exchange);

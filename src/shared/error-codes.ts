@@ -115,6 +115,7 @@ const OWN_CODES = [
   'proxy_loop',
   'target_is_proxy',
   'target_unreachable',
+  'dev_server_starting',
   'route_unreachable',
   'route_load_error',
   // tunnel (tunnel/tunnel-errors.ts names them)

@@ -62,6 +62,7 @@ export function headerLines(state: TuiState): StyledLine[] {
   const childColor: Color = child.state === 'running' ? 'green' : child.state === 'exited' ? 'red' : 'gray';
   second.push(seg(child.state === 'none' ? 'none' : child.state, childColor));
   if (child.pid !== undefined && child.state === 'running') second.push(seg(` pid ${child.pid}`, 'gray'));
+  if (child.state === 'running' || child.state === 'starting') second.push(...targetSegments(daemon.target));
   second.push(SEPARATOR, seg(`key ${daemon.keyFingerprint ?? 'not set'}`, daemon.keyFingerprint ? undefined : 'yellow'));
   if (daemon.keyFingerprint && daemon.keySource) second.push(seg(` from ${daemon.keySource}`, 'gray'));
   second.push(SEPARATOR, seg(`${state.callCount} call${state.callCount === 1 ? '' : 's'}`));
@@ -69,6 +70,14 @@ export function headerLines(state: TuiState): StyledLine[] {
   const view = state.filter.view;
   if (view) second.push(SEPARATOR, seg(`filter "${view.filter.text}": ${rowCount(state)} of ${state.records.length}`, 'yellow'));
   return [first, second];
+}
+
+/** After the child: where it listens, or that it does not yet (what the proxy knows, at once). */
+function targetSegments(target: TuiState['daemon']['target']): StyledLine {
+  if (!target) return [];
+  if (target.state === 'finding') return [seg(' · starting, not said where it listens yet', 'yellow')];
+  if (target.state === 'starting') return [seg(` · starting, not listening yet at ${target.url ?? '?'}`, 'yellow')];
+  return [seg(` · ${target.url ?? ''}`, 'gray')];
 }
 
 export function formatHeader(state: TuiState): string {

@@ -17,6 +17,8 @@ export interface DaemonInfo {
   /** A heal under way: the header shows its state and target instead of the old endpoint's status. */
   heal?: HealUnderWay | null;
   child: DaemonSnapshot['child'];
+  /** The dev server's origin as the proxy knows it, and whether it listens yet. */
+  target?: DaemonSnapshot['target'];
   keyFingerprint: string | null;
   /** Where the key came from (`environment`, `.env`, …), when the daemon says. */
   keySource?: string | null;

@@ -76,6 +76,7 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
       heal: snapshot.heal ?? null,
       ...(snapshot.endpointBlocked ? { endpointBlocked: PRODUCTION_BLOCKED } : {}),
       child: snapshot.child,
+      target: snapshot.target ?? null,
       keyFingerprint: snapshot.keyFingerprint,
       keySource: snapshot.keySource ?? null,
       devServerLog: snapshot.devServerLog ?? null,
@@ -195,6 +196,10 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
     }
     case 'inspector':
       return { ...state, daemon: { ...daemon, inspectorUrl: event.url } };
+    case 'target': {
+      const next = { ...state, daemon: { ...daemon, target: { url: event.url, how: event.how, state: event.state } } };
+      return event.message ? withFlash(next, event.message, event.how === 'remembered' || event.how === 'default' ? 'warn' : 'info') : next;
+    }
     case 'output':
       return appendDevOutput(state, [event.line]);
     case 'emulator-approvals':

@@ -13,6 +13,7 @@ import {
   type RequestStartedInfo,
 } from '../../../src/proxy/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
+import { useHttpServer } from '../../helpers/use-http-server.js';
 
 export const TEST_SECRET = new Uint8Array(32).fill(7);
 export const ROUTE = '/api/median';
@@ -93,4 +94,11 @@ export function toolCallBody(tool: string, input: Record<string, unknown>, toolC
     input,
     context: { conversationId: 'conv_1', risk: 'low', visitor: { verified: true, externalId: 'u_1' } },
   });
+}
+
+/** A port nothing listens on (a server that was there and is gone). */
+export async function closedPortTarget(): Promise<string> {
+  const gone = await useHttpServer(() => undefined);
+  await gone.close();
+  return gone.url;
 }

@@ -2,14 +2,7 @@ import { request } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
 import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
-import { ROUTE, send, toolCallBody, useRecordingProxy } from './proxy-harness.js';
-
-/** A port nothing listens on (a server that was there and is gone). */
-async function closedPortTarget(): Promise<string> {
-  const gone = await useHttpServer(() => undefined);
-  await gone.close();
-  return gone.url;
-}
+import { ROUTE, closedPortTarget, send, toolCallBody, useRecordingProxy } from './proxy-harness.js';
 
 describe('a dev server that is down or breaks', () => {
   it('answers 502 target_unreachable with the docs-style message when nothing listens, and records it', async () => {

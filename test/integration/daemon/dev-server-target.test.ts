@@ -1,0 +1,159 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createChildKeeper } from '../../../src/child/index.js';
+import type { TargetFrom } from '../../../src/config/index.js';
+import { createDevServerTarget, type DevServerTarget } from '../../../src/daemon/dev-server-target.js';
+import { createTargetWatch } from '../../../src/daemon/target-watch.js';
+import type { DaemonEvent, NewDaemonEvent } from '../../../src/events/index.js';
+import { findListeningPorts, realPortLookupSystem } from '../../../src/platform/index.js';
+import { startRecordingProxy } from '../../../src/proxy/index.js';
+import type { CallRecord } from '../../../src/median/index.js';
+import { silentLogger } from '../../../src/shared/index.js';
+import { useHttpServer } from '../../helpers/use-http-server.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+import { ROUTE, send, toolCallBody } from '../proxy/proxy-harness.js';
+
+const WAIT = { timeout: 10_000, interval: 20 };
+
+/**
+ * A real dev server: after DELAY_MS it listens on port 0 and answers
+ * `{"result":"<name>"}`; with ANNOUNCE it prints Vite's ready line for its port.
+ */
+const DEV_SERVER = `
+  setTimeout(() => {
+    const server = require('node:http').createServer((q, s) => { q.resume(); s.setHeader('content-type', 'application/json'); s.end(JSON.stringify({ result: process.env.NAME })); });
+    server.listen(0, '127.0.0.1', () => {
+      if (process.env.ANNOUNCE) console.log('  \\u001b[32m➜\\u001b[39m  Local:   http://localhost:' + server.address().port + '/');
+      console.log('  ➜  Network: use --host to expose');
+    });
+  }, Number(process.env.DELAY_MS || 0));
+  if (process.env.ANNOUNCE_ONLY) console.log('Listening on http://127.0.0.1:' + process.env.ANNOUNCE_ONLY);
+`;
+
+interface Setup {
+  env?: Record<string, string>;
+  target?: string;
+  targetFrom?: TargetFrom;
+  hasCommand?: boolean;
+}
+
+/** The daemon's call path as start-daemon.ts wires it: a real proxy, the finder, and a real dev server process. */
+async function useDevServerTarget(setup: Setup = {}) {
+  const guess = await useHttpServer((_req, res) => res.end('{"result":"guess"}'));
+  const events: NewDaemonEvent[] = [];
+  const records: CallRecord[] = [];
+  const remembered: Array<[string, string]> = [];
+  const abort = new AbortController();
+  useTeardown(abort, (a) => a.abort());
+  let finder: DevServerTarget | undefined;
+  const proxy = useTeardown(
+    await startRecordingProxy({ target: setup.target ?? guess.url, route: ROUTE, onRecord: (record) => void records.push(record), devServerPhase: () => finder?.phase() ?? null }),
+    (p) => p.close(),
+  );
+  const target = setup.target ?? guess.url;
+  const config = { target, targetFrom: setup.targetFrom ?? 'default', route: ROUTE } as const;
+  const emit = (event: NewDaemonEvent) => {
+    events.push(event);
+    finder?.take({ ...event, at: new Date().toISOString() } as DaemonEvent);
+  };
+  const targetWatch = createTargetWatch({ target: () => finder?.current() ?? target, route: ROUTE, emit });
+  const portSystem = realPortLookupSystem({ PATH: process.env.PATH });
+  finder = createDevServerTarget({
+    config,
+    hasCommand: setup.hasCommand !== false,
+    proxyPort: proxy.port,
+    setProxyTarget: (origin) => proxy.setTarget(origin),
+    emit,
+    remember: async (origin, how) => void remembered.push([origin, how]),
+    lookupPorts: (pid) => findListeningPorts(pid, portSystem),
+    targetWatch,
+    signal: abort.signal,
+    logger: silentLogger,
+    timing: { silentFallbackMs: 2_000 },
+  });
+  const child = createChildKeeper({
+    command: [process.execPath, '-e', DEV_SERVER],
+    cwd: process.cwd(),
+    env: () => ({ PATH: process.env.PATH, NAME: 'dev', ...setup.env }),
+    emit,
+    logger: silentLogger,
+  });
+  useTeardown(child, (c) => c.close({ graceMs: 500 }));
+  const targetEvents = () => events.filter((e): e is Extract<NewDaemonEvent, { event: 'target' }> => e.event === 'target');
+  const call = async () => {
+    const answer = await send(`${proxy.url}${ROUTE}`, { method: 'POST', body: toolCallBody('orderStatus', {}) });
+    return { status: answer.status, headers: answer.headers, body: answer.body.toString() };
+  };
+  return { finder, proxy, child, events, targetEvents, records, remembered, call, guess };
+}
+
+describe('the target found from the dev server', () => {
+  it('proxies to the URL it announces, says so once, and remembers it', async () => {
+    const world = await useDevServerTarget({ env: { ANNOUNCE: '1' } });
+    await world.child.restart();
+
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'announced' }), WAIT);
+    const found = world.targetEvents().filter((e) => e.message && e.how === 'announced');
+    expect(found).toHaveLength(1);
+    expect(found[0]?.url).toMatch(/^http:\/\/localhost:\d+$/);
+    expect(found[0]?.line).toMatch(/^➜ {2}Local: {3}http:\/\/localhost:\d+\/$/);
+    expect(world.remembered).toEqual([[found[0]?.url, 'announced']]);
+    expect(JSON.parse((await world.call()).body)).toEqual({ result: 'dev' });
+  });
+
+  it('proxies to the port it opens when it announces nothing (the OS port lookup)', async () => {
+    const world = await useDevServerTarget();
+    await world.child.restart();
+
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'listening' }), WAIT);
+    expect(world.finder.current()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(world.remembered).toEqual([[world.finder.current(), 'listening']]);
+    expect(JSON.parse((await world.call()).body)).toEqual({ result: 'dev' });
+  });
+
+  it('answers 503 with Retry-After before the dev server is up, recorded as such, and never the guess', async () => {
+    const world = await useDevServerTarget({ env: { ANNOUNCE: '1', DELAY_MS: '60000' } });
+    await world.child.restart();
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'finding', url: null }), WAIT);
+
+    const early = await world.call();
+
+    expect(early.status).toBe(503);
+    expect(early.headers['retry-after']).toBe('2');
+    expect(JSON.parse(early.body)).toMatchObject({ error: { code: 'dev_server_starting' } });
+    await vi.waitFor(() => expect(world.records[0]).toMatchObject({ response: null, error: { code: 'dev_server_starting' } }), WAIT);
+  });
+
+  it('tries the remembered or default target when the dev server says nothing and opens no port in time', async () => {
+    const world = await useDevServerTarget({ env: { DELAY_MS: '60000' } });
+    await world.child.restart();
+
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'default', url: world.guess.url }), WAIT);
+    expect(world.targetEvents().some((e) => e.how === 'default' && e.message !== undefined)).toBe(true);
+    expect(JSON.parse((await world.call()).body)).toEqual({ result: 'guess' });
+  });
+
+  it('keeps an explicit --target whatever the dev server announces', async () => {
+    const named = await useHttpServer((_req, res) => res.end('{"result":"named"}'));
+    const world = await useDevServerTarget({ env: { ANNOUNCE: '1' }, target: named.url, targetFrom: 'flag' });
+    await world.child.restart();
+
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'flag', url: named.url }), WAIT);
+    await vi.waitFor(() => expect(world.events.some((e) => e.event === 'output' && e.line.includes('Local:'))).toBe(true), WAIT);
+    expect(world.finder.current()).toBe(named.url);
+    expect(world.remembered).toEqual([]);
+    expect(JSON.parse((await world.call()).body)).toEqual({ result: 'named' });
+  });
+
+  it('says target_unreachable within 3 s when the address it announced does not listen', async () => {
+    const gone = await useHttpServer(() => undefined);
+    await gone.close();
+    const world = await useDevServerTarget({ env: { ANNOUNCE_ONLY: String(gone.port), DELAY_MS: '60000' } });
+    await world.child.restart();
+    await vi.waitFor(() => expect(world.targetEvents().some((e) => e.how === 'announced' && e.url === gone.url)).toBe(true), WAIT);
+    const announcedAt = Date.now();
+
+    await vi.waitFor(() => expect(world.events.some((e) => e.event === 'error' && e.code === 'target_unreachable')).toBe(true), WAIT);
+    expect(Date.now() - announcedAt).toBeLessThan(5_000);
+    expect((await world.call()).status).toBe(503);
+  });
+});
