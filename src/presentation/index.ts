@@ -6,3 +6,17 @@ export { verdictColor, statusColor, signatureMark, type Mark } from './call-colo
 export { formatClock, formatDuration, isSlowCall } from './format-time.js';
 export { repeatMark, toolText } from './call-labels.js';
 export { heldLabel, describeDecision, type HeldCall, type DecisionOutcome } from './held-call-text.js';
+export {
+  callDetailOf,
+  callPartsOf,
+  cutDetail,
+  maskedHeader,
+  signatureAgeText,
+  MAX_DETAIL_LINES,
+  type CallDetail,
+  type DetailField,
+  type DetailFieldKey,
+  type DetailNote,
+  type DetailSection,
+  type DetailSectionKey,
+} from './detail-sections.js';
