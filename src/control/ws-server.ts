@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
 import type { WebSocket, RawData } from 'ws';
-import { MedianDevError, type Logger } from '../shared/index.js';
+import { MedianDevError, createWorkInterval, type Logger } from '../shared/index.js';
 import type { UpgradeRefusal } from './upgrade-auth.js';
 
 
@@ -92,6 +92,7 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
   function attach(ws: WebSocket): void {
     const entry: PeerEntry = { ws, hasPonged: true };
     peers.add(entry);
+    heartbeat.start();
     ws.on('pong', () => {
       entry.hasPonged = true;
     });
@@ -127,7 +128,8 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
     });
   }
 
-  const heartbeat = setInterval(() => {
+  // Only while clients are connected: an idle daemon is not woken for nobody.
+  const heartbeat = createWorkInterval(options.heartbeatIntervalMs, () => peers.size > 0, () => {
     for (const entry of peers) {
       if (!entry.hasPonged) {
         logger.debug('control: dropping a client that missed a heartbeat');
@@ -142,8 +144,7 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
         logger.debug('control: ping failed', { error: String(error) });
       }
     }
-  }, options.heartbeatIntervalMs);
-  heartbeat.unref();
+  });
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -154,7 +155,7 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
       });
     });
   } catch (error) {
-    clearInterval(heartbeat);
+    heartbeat.stop();
     throw new MedianDevError('control_listen_failed', `The control channel could not listen on ${options.host}: ${String(error)}`, {
       cause: error,
     });
@@ -168,7 +169,7 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
     close(code, reason, graceMs) {
       closing ??= (async () => {
         isClosing = true;
-        clearInterval(heartbeat);
+        heartbeat.stop();
         await Promise.allSettled([...peers].map((entry) => closePeer(entry.ws, code, reason, graceMs)));
         await new Promise<void>((resolve) => wss.close(() => resolve()));
         http.closeAllConnections();

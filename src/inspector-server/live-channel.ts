@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { LiveMessage } from '../events/inspector-api.js';
+import { createWorkInterval } from '../shared/index.js';
 
 /**
  * The page's live channel: a streamed answer to `POST /api/live`, one JSON
@@ -21,10 +22,10 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export function createLiveChannel(headers: Readonly<Record<string, string>>): LiveChannel {
   const clients = new Set<ServerResponse>();
   let isClosed = false;
-  const keepalive = setInterval(() => {
+  // Only while someone listens: an idle daemon is not woken for nobody.
+  const keepalive = createWorkInterval(KEEPALIVE_MS, () => clients.size > 0, () => {
     for (const res of clients) res.write('\n');
-  }, KEEPALIVE_MS);
-  keepalive.unref();
+  });
 
   function send(res: ServerResponse, line: string): void {
     if (res.writableLength > MAX_BUFFERED_BYTES) {
@@ -45,6 +46,7 @@ export function createLiveChannel(headers: Readonly<Record<string, string>>): Li
       res.writeHead(200, { ...headers, 'content-type': 'application/x-ndjson; charset=utf-8', 'x-accel-buffering': 'no' });
       res.flushHeaders();
       clients.add(res);
+      keepalive.start();
       res.on('close', () => clients.delete(res));
       send(res, `${JSON.stringify(first)}\n`);
     },
@@ -57,7 +59,7 @@ export function createLiveChannel(headers: Readonly<Record<string, string>>): Li
     close() {
       if (isClosed) return;
       isClosed = true;
-      clearInterval(keepalive);
+      keepalive.stop();
       for (const res of clients) res.end();
       clients.clear();
     },

@@ -16,7 +16,7 @@ import { refuseClientError } from './refused-request.js';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MEDIAN_CALL_LIMITS, newReplayKey, recordIdOfReplayMarker, REPLAY_OF_HEADER, type CallRecord } from '../median/index.js';
-import { MedianDevError, UserError, silentLogger, type Logger } from '../shared/index.js';
+import { MedianDevError, UserError, createWorkInterval, silentLogger, type Logger } from '../shared/index.js';
 import type { RecordSettings } from './build-call-record.js';
 import { CallExchange, type ExchangeContext } from './call-exchange.js';
 import { forwardableRequestHeaders, maskCredentials } from './hop-by-hop.js';
@@ -177,6 +177,15 @@ export async function startRecordingProxy(
   };
 
   const inFlight = new InFlightList<CallExchange>();
+  // One sweep gives up on silent dev servers, instead of a timer per request; only while requests are in flight.
+  const sweep = createWorkInterval(
+    Math.max(10, Math.min(1_000, Math.floor(limits.upstreamGiveUpMs / 4))),
+    () => inFlight.size > 0,
+    () => {
+      const at = now();
+      inFlight.forEach((exchange) => exchange.checkSilence(at));
+    },
+  );
   const upgraded = new Set<Duplex>();
   const forwarder = createForwarder();
   const batch = createRecordBatch({
@@ -231,6 +240,7 @@ export async function startRecordingProxy(
       replayOf: recordIdOfReplayMarker(replayHeader, replayKey),
     });
     inFlight.add(exchange);
+    sweep.start();
     if (forwarder.isOwnConnection(req.socket) || hasPassedThrough(received.via, instanceId)) {
       if (!isLoopSaid) logger.warn(PROXY_MESSAGES.proxyLoop(targetLabel));
       isLoopSaid = true;
@@ -285,15 +295,6 @@ export async function startRecordingProxy(
   server.once('listening', () => (listenSettled = true));
   server.once('error', () => (listenSettled = true));
 
-  // One sweep gives up on silent dev servers, instead of a timer per request.
-  const sweep = setInterval(
-    () => {
-      const at = now();
-      inFlight.forEach((exchange) => exchange.checkSilence(at));
-    },
-    Math.max(10, Math.min(1_000, Math.floor(limits.upstreamGiveUpMs / 4))),
-  );
-  sweep.unref();
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -310,7 +311,7 @@ export async function startRecordingProxy(
           server.once('error', () => resolve());
         }
       });
-      clearInterval(sweep);
+      sweep.stop();
       for (const exchange of inFlight.toArray()) exchange.abandon();
       inFlight.clear();
       // Deliver what is queued now rather than on a turn that may come after close.

@@ -21,3 +21,4 @@ export { mapStrings } from './map-strings.js';
 export { OWNER_LABELS, type EndpointOwner } from './endpoint-owner.js';
 export { INSPECTOR_SESSION_HEADER, LEGACY_INSPECTOR_COOKIE, maskInspectorCredentials } from './inspector-session.js';
 export { systemClock, everyOnClock, type Clock, type ClockTimer } from './clock.js';
+export { createWorkInterval, type WorkInterval } from './work-interval.js';
