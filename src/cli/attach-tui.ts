@@ -11,6 +11,7 @@ import { cliCommandLine, pastableFlags } from './command-line.js';
 import { VERSION } from './version.js';
 import { createTerminalEditor } from './terminal-editor.js';
 import { createOutputMasker } from './output-masker.js';
+import { breakViewWrites } from './crash-knobs.js';
 import { DEFAULT_CALLS_DIR, saveRecordAsTest } from './saved-call-files.js';
 
 export interface TuiWiring {
@@ -19,6 +20,8 @@ export interface TuiWiring {
   /** See TuiOptions.helpNote. */
   helpNote?: string;
   onQuit(): void;
+  /** The screen could not draw at all: the TUI has stopped and the terminal is handed back (see TuiOptions.onFailed). */
+  onFailed?(error: unknown): void;
 }
 
 /** Shows the TUI for a control client (the in-process daemon or `watch`'s connection). */
@@ -32,9 +35,20 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
       return '# No MEDIAN_KEY: set it to get a re-signed curl command.';
     }
   };
+  const output = io.terminal ?? io.stdout;
+  const mendWrites = breakViewWrites(output, io.env);
+  // Restore the terminal even when the process dies of an unexpected error.
+  const onCrash = () => restoreTerminal({ input: io.stdin, output });
+  process.once('exit', onCrash);
   const attached = attachTuiToControl(client, {
     input: io.stdin,
-    output: io.terminal ?? io.stdout,
+    output,
+    onFailed(error) {
+      process.off('exit', onCrash);
+      mendWrites();
+      restoreTerminal({ input: io.stdin, output });
+      wiring.onFailed?.(error);
+    },
     isDemo: wiring.isDemo,
     ...(wiring.helpNote ? { helpNote: wiring.helpNote } : {}),
     pastable: { command: cliCommandLine(io), flags: pastableFlags(config, io) },
@@ -65,14 +79,12 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
       }
     },
   });
-  // Restore the terminal even when the process dies of an unexpected error.
-  const onCrash = () => restoreTerminal({ input: io.stdin, output: io.terminal ?? io.stdout });
-  process.once('exit', onCrash);
   return {
     tui: attached.tui,
     async close() {
       process.off('exit', onCrash);
       await attached.close();
+      mendWrites();
     },
   };
 }

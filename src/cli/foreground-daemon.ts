@@ -3,6 +3,8 @@ import type { TuiWiring } from './attach-tui.js';
 import { useColor, writeLine, type CliIo } from './cli-io.js';
 import { eventToJsonLine, eventToLogLine } from './format-event.js';
 import { createStyle } from './terminal-style.js';
+import { cliCommandLine, pastableFlags } from './command-line.js';
+import { crashDaemonOnCall } from './crash-knobs.js';
 
 /**
  * Runs a started daemon in the foreground: prints its events (JSON lines,
@@ -15,12 +17,7 @@ export async function runDaemonInForeground(
   mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; config: TuiWiring['config'] },
 ): Promise<void> {
   const style = createStyle(useColor(io));
-  let detachTui: (() => void) | undefined;
-  if (mode.tui) {
-    // The TUI (blessed) loads only when it is shown: `--json` and `--no-tui` never load it.
-    const { attachDaemonTui } = await import('./attach-tui.js');
-    detachTui = attachDaemonTui(daemon, io, { config: mode.config, isDemo: mode.isDemo === true, ...(mode.helpNote ? { helpNote: mode.helpNote } : {}), onQuit: () => void daemon.close() });
-  } else {
+  const printEvents = (): void => {
     const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
       if (mode.json) {
         if (event.event === 'output') io.stderr.write(`[dev] ${event.line}\n`);
@@ -32,6 +29,30 @@ export async function runDaemonInForeground(
     };
     for (const event of initialEvents(daemon)) print(event);
     daemon.events.on(print);
+  };
+  let detachTui: (() => void) | undefined;
+  if (mode.tui) {
+    // The TUI (blessed) loads only when it is shown: `--json` and `--no-tui` never load it.
+    const { attachDaemonTui } = await import('./attach-tui.js');
+    detachTui = attachDaemonTui(daemon, io, {
+      config: mode.config,
+      isDemo: mode.isDemo === true,
+      ...(mode.helpNote ? { helpNote: mode.helpNote } : {}),
+      onQuit: () => void daemon.close(),
+      // The daemon outlives its TUI: the proxy, the tunnel and the recording go on, its events as lines.
+      onFailed(error) {
+        detachTui?.();
+        detachTui = undefined;
+        const why = error instanceof Error ? error.message : String(error);
+        io.stderr.write(
+          `median-dev: the terminal UI stopped (${why}). The daemon keeps running: the proxy, the tunnel and the recording go on.\n` +
+            `  → \`${cliCommandLine(io)} watch${pastableFlags(mode.config, io)}\` shows it again; Ctrl-C stops median-dev.\n`,
+        );
+        printEvents();
+      },
+    });
+  } else {
+    printEvents();
   }
 
   let signals = 0;
@@ -48,6 +69,7 @@ export async function runDaemonInForeground(
   });
   // A daemon that dies of a bug still stops its dev server (no orphan left holding the port).
   const unsubscribeCrash = io.onCrash?.(() => daemon.killNow());
+  crashDaemonOnCall(daemon, io.env);
   try {
     await daemon.closed;
   } finally {

@@ -63,6 +63,7 @@ const OWN_CODES = [
   'invalid_tools',
   'missing_key',
   'not_a_terminal',
+  'tui_failed',
   'unknown_key',
   // config
   'invalid_url_flag',

@@ -30,6 +30,8 @@ export interface TerminalScreen {
   draw(frame: Frame): void;
   onKey(listener: (key: TuiKey) => void): void;
   onResize(listener: (width: number, height: number) => void): void;
+  /** Writing a frame to the terminal failed where no caller could catch it (blessed flushes on the next turn). */
+  onFailure(listener: (error: unknown) => void): void;
   /** Hands the terminal back (normal screen, cooked mode) until the returned function is called. */
   suspend(): () => void;
   /** Writes a control sequence that draws nothing (OSC 52), tmux-wrapped when needed. */
@@ -38,6 +40,8 @@ export interface TerminalScreen {
   text(): string[];
   /** Leaves the alternate screen, shows the cursor, restores the input mode. Idempotent. */
   destroy(): void;
+  /** After a failure: tears down writing nothing more to the terminal (whose owner restores it). */
+  abandon(): void;
 }
 
 type Cell = [number, string];
@@ -121,6 +125,28 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
     pause(): () => void;
     _twrite(text: string): void;
     flush(): void;
+    _flush: () => void;
+    _buf: string;
+    _owrite: (text: string) => unknown;
+    write: (text: string) => unknown;
+  };
+  // blessed writes what render() drew on the next turn (setImmediate → _flush), outside any caller's try:
+  // a write that throws there would be an uncaught error, and take the daemon the TUI runs in with it.
+  const failureListeners: Array<(error: unknown) => void> = [];
+  const flush = program.flush.bind(program);
+  program._flush = () => {
+    try {
+      flush();
+    } catch (error) {
+      silence();
+      for (const listener of failureListeners) listener(error);
+    }
+  };
+  /** A terminal a write failed on gets nothing more from blessed, not even its tear-down (written late, it wiped what the owner said). */
+  const silence = (): void => {
+    program._buf = '';
+    program._owrite = () => true;
+    program.write = () => true;
   };
   const output = options.output as Writable & { columns?: number; rows?: number };
   if (!output.columns && options.width) program.cols = options.width;
@@ -183,6 +209,9 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
         if (name !== undefined) listener(name);
       });
     },
+    onFailure(listener) {
+      failureListeners.push(listener);
+    },
     onResize(listener) {
       screen.on('resize', () => listener(screen.width as number, screen.height as number));
     },
@@ -206,6 +235,10 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
     text() {
       const lines = (screen as unknown as { lines: Cell[][] }).lines;
       return lines.map((row) => row.map((cell) => cell[1]).join(''));
+    },
+    abandon() {
+      silence();
+      this.destroy();
     },
     destroy() {
       if (isDestroyed) return;

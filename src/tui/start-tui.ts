@@ -35,6 +35,13 @@ export interface TuiOptions {
   editor?: { open(text: string): Promise<string | undefined> };
   /** A better curl for `c` (e.g. re-signed with a fresh timestamp); default: the recorded request. */
   curlOf?(record: CallRecord): string | Promise<string>;
+  /**
+   * The screen itself failed: even the one-line frame saying a frame could not
+   * be built could not be drawn (the terminal, or blessed, is broken). The TUI
+   * has stopped drawing and taking keys; its owner says so and carries on
+   * without it (the daemon outlives its TUI). Default: nothing more is drawn.
+   */
+  onFailed?(error: unknown): void;
   /** At most one redraw per this many ms (default 50). */
   redrawIntervalMs?: number;
   now?: () => number;
@@ -86,8 +93,26 @@ export function startTui(options: TuiOptions): Tui {
     try {
       screen.draw(renderFrame(state));
     } catch (error) {
-      screen.draw(failedFrame(state, error));
+      try {
+        screen.draw(failedFrame(state, error));
+      } catch (screenError) {
+        fail(screenError);
+      }
     }
+  };
+
+  /** The screen cannot draw at all: stop, hand the terminal back as far as it can be, tell the owner. */
+  const fail = (error: unknown): void => {
+    if (isClosed) return;
+    isClosed = true;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    try {
+      screen.abandon();
+    } catch {
+      // blessed could not tear down either: the owner restores the terminal (restoreTerminal) as it tells the user.
+    }
+    options.onFailed?.(error);
   };
 
   const requestDraw = (): void => {
@@ -182,15 +207,16 @@ export function startTui(options: TuiOptions): Tui {
 
   screen.onKey((key) => dispatch({ type: 'key', key }));
   screen.onResize((width, height) => dispatch({ type: 'resize', width, height }));
+  screen.onFailure((error) => fail(error));
   drawNow();
 
-  const close = (): void => {
+  function close(): void {
     if (isClosed) return;
     isClosed = true;
     if (timer) clearTimeout(timer);
     timer = undefined;
     screen.destroy();
-  };
+  }
 
   return {
     dispatch,

@@ -11,11 +11,12 @@ export function deepToolCallBody(toolCallId = 'call_deep'): string {
 }
 
 /**
- * Sends the deep call from the internet's side: over real HTTP to the
+ * Sends the deep call from the internet's side (to the daemon's tunnel URL, from its `--json` events or given): over real HTTP to the
  * loopback tunnel server, as `https://<the daemon's tunnel host>/api/median`,
  * which forwards it to the daemon's proxy. Unsigned, so the route answers 401.
  */
-export async function sendDeepCall(world: E2eWorld, daemon: SpawnedCli, toolCallId = 'call_deep'): Promise<TunnelAnswer> {
-  const publicHost = new URL(daemon.events().find((e) => isEvent(e, 'tunnel', { state: 'open' }))!.url as string).host;
+export async function sendDeepCall(world: E2eWorld, daemon: SpawnedCli | { tunnelUrl: string }, toolCallId = 'call_deep'): Promise<TunnelAnswer> {
+  const url = 'tunnelUrl' in daemon ? daemon.tunnelUrl : (daemon.events().find((e) => isEvent(e, 'tunnel', { state: 'open' }))!.url as string);
+  const publicHost = new URL(url).host;
   return requestVia(world.tunnelServer, publicHost, { method: 'POST', path: '/api/median', headers: { 'content-type': 'application/json' }, body: deepToolCallBody(toolCallId) });
 }

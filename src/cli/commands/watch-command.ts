@@ -13,15 +13,26 @@ export async function runWatch(options: Record<string, unknown>, io: CliIo): Pro
   }
   const config = await loadConfig(options, io);
   const client = await connectToDaemon(config.dataDir);
+  let failure: unknown;
   await new Promise<void>((resolve) => {
     const attached = attachTui(client, io, {
       config,
       isDemo: client.snapshot.isDemo,
       onQuit: () => void attached.close().then(resolve),
+      onFailed(error) {
+        failure = error;
+        void attached.close().then(resolve);
+      },
     });
     const unsubscribe = io.onSignal(() => {
       unsubscribe();
       void attached.close().then(resolve);
     });
   });
+  // Only this terminal's view is gone: the daemon, in its own process, goes on.
+  if (failure !== undefined) {
+    throw new UserError('tui_failed', `The terminal UI stopped: ${failure instanceof Error ? failure.message : String(failure)}. The daemon keeps running.`, {
+      hint: 'Run `median-dev watch` again, or `median-dev calls` to list the calls.',
+    });
+  }
 }
