@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../../src/shared/index.js';
 import { createLocaltunnelProvider } from '../../../src/tunnel/index.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { requestVia, tunnelHost, useTunnelServer } from '../../helpers/use-tunnel-server.js';
 import { FAST_PROVIDER, useOkApp, useTunnel } from '../../helpers/use-tunnel.js';
 
@@ -32,7 +32,7 @@ describe('startTunnel: reopening after a loss', () => {
   it('a tunnel that had been up a while gets the quick reopen even after a recent loss; a flapping one backs off', async () => {
     const server = await useTunnelServer();
     const app = await useOkApp();
-    let fakeNow = 1_000_000;
+    const clock = createManualClock();
     const tunnel = await useTunnel(server, app.port, {
       subdomain: 'steady',
       reconnectBaseMs: 1000,
@@ -40,25 +40,31 @@ describe('startTunnel: reopening after a loss', () => {
       quickReopenMs: 50,
       flapWindowMs: 60_000,
       stableAfterMs: 10_000,
-      // Real timers, the tunnel's idea of time moved by hand.
-      clock: { now: () => fakeNow, setTimer: systemClock.setTimer },
+      // No wake tick: the reopen is the only timer on the clock while the tunnel is down.
+      wakeJumpMs: 0,
+      clock,
     });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+    /** The wait the tunnel chose before its reopen, on its clock; then the clock moves on by it and the reopen happens. */
     const reopenTime = async () => {
+      const down = tunnel.next('down');
       const reopened = tunnel.next('opened', 5000);
-      const droppedAt = Date.now();
       server.dropClient('steady', { forget: true });
+      await down;
+      expect(clock.pendingTimers()).toBe(1);
+      const waitMs = clock.nextTimerIn()!;
+      clock.advance(waitMs);
       await reopened;
       await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
-      return Date.now() - droppedAt;
+      return waitMs;
     };
     // Up 20 s (by the tunnel's clock) before each loss: not flapping, though the losses are 20 s apart.
-    fakeNow += 20_000;
+    clock.advance(20_000);
     expect(await reopenTime()).toBeLessThan(700);
-    fakeNow += 20_000;
+    clock.advance(20_000);
     expect(await reopenTime()).toBeLessThan(700);
     // Lost again right after it opened, within the flap window: the backoff (≥ 750 ms) applies.
-    fakeNow += 1_000;
+    clock.advance(1_000);
     expect(await reopenTime()).toBeGreaterThanOrEqual(700);
   });
 
