@@ -3,6 +3,12 @@ import type { Clock, ClockTimer } from '../../src/shared/index.js';
 export interface ManualClock extends Clock {
   /** Moves time on by `ms`, running each timer that falls due, in due order. */
   advance(ms: number): void;
+  /**
+   * The process did not run for `ms` (a laptop asleep, SIGSTOP): time moves
+   * on and no timer runs; the next `advance` runs the overdue ones, late, as
+   * real timers fire after a wake.
+   */
+  stall(ms: number): void;
   /** Timers still waiting. */
   pendingTimers(): number;
   /** How far off the next timer is (0 when one is due now), or undefined when none waits. */
@@ -38,6 +44,9 @@ export function createManualClock(start = Date.now()): ManualClock {
         due[1].run();
       }
       now = until;
+    },
+    stall(ms) {
+      now += ms;
     },
     pendingTimers: () => timers.size,
     nextTimerIn() {

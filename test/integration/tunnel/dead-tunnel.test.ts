@@ -115,6 +115,25 @@ describe('dead-tunnel detection', () => {
     expect((await requestVia(server, tunnelHost(server, 'wedged-one'), { path: '/again' })).body).toBe('app:/again');
   });
 
+  it('sleep and wake: a gap in the clock is noticed at the next tick, down as woke, reopened at once under its own name', async () => {
+    const clock = createManualClock();
+    const server = await useTunnelServer();
+    const app = await useMarkedApp();
+    const { events, isSettled } = await useDyingTunnel(server, app.port, 'sleepy-one', { clock });
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+
+    // Asleep 6 s (more than the 5 s a tick may be late): meanwhile the server forgets us; our sockets stay open.
+    server.forgetClientKeepingSockets('sleepy-one');
+    clock.stall(6_000);
+    await driveClock(clock, { until: () => events.filter((e) => e.type === 'opened').length === 2, isSettled: () => isSettled(false), withinMs: 1_000 });
+    const down = events.find((e) => e.type === 'down')!;
+    expect(down).toMatchObject({ reason: 'woke', message: expect.stringMatching(/did not run for 6(\.\d)? s/) });
+    // Reopened at once: no backoff, no quick-reopen wait.
+    expect(events.at(-1)!.at - down.at).toBe(0);
+    expect(events.at(-1)).toMatchObject({ type: 'opened', url: 'https://sleepy-one.lt.median.test', isHostnameChange: false });
+    expect((await requestVia(server, tunnelHost(server, 'sleepy-one'), { path: '/awake' })).body).toBe('app:/awake');
+  });
+
   it('a front proxy answering 502 for a client the server forgot (our sockets still open) is a miss: down, then reopened', async () => {
     const server = await useTunnelServer();
     const app = await useMarkedApp();
