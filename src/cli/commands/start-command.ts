@@ -87,7 +87,10 @@ function knobMs(value: string | undefined): number | undefined {
  * another provider's public URL (a fake cloudflared's, ngrok's or ssh
  * server's, whose real names have no DNS offline) to that fake's edge;
  * MEDIAN_DEV_TUNNEL_PROBE_INTERVAL_MS shortens the 24 s between two probes of
- * an idle tunnel (for tests whose point is what a probe finds, not when).
+ * an idle tunnel (for tests whose point is what a probe finds, not when);
+ * MEDIAN_DEV_TUNNEL_BACKOFF_MAX_MS caps the tunnel's 1 s-to-10 s open and
+ * reopen backoff (for tests whose point is what happens once the server is
+ * back, not how long the tries wait).
  */
 function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], 'timing' | 'tunnel'> {
   const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
@@ -96,11 +99,13 @@ function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], '
   const agentFollowMs = knobMs(env.MEDIAN_DEV_NGROK_FOLLOW_MS);
   const probeVia = env.MEDIAN_DEV_TUNNEL_PROBE_VIA || undefined;
   const probeIntervalMs = knobMs(env.MEDIAN_DEV_TUNNEL_PROBE_INTERVAL_MS);
+  const reconnectMaxMs = knobMs(env.MEDIAN_DEV_TUNNEL_BACKOFF_MAX_MS);
   const tunnel = {
     ...(openTimeoutMs ? { openTimeoutMs } : {}),
     ...(agentFollowMs ? { agentFollowMs } : {}),
     ...(probeVia ? { probeVia } : {}),
     ...(probeIntervalMs ? { probeIntervalMs } : {}),
+    ...(reconnectMaxMs ? { reconnectMaxMs, reconnectBaseMs: Math.min(1_000, reconnectMaxMs) } : {}),
   };
   return {
     ...(callTimeoutMs || routeReadyTimeoutMs ? { timing: { ...(callTimeoutMs ? { callTimeoutMs } : {}), ...(routeReadyTimeoutMs ? { routeReadyTimeoutMs } : {}) } } : {}),

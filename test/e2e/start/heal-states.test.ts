@@ -92,12 +92,21 @@ describe('median-dev start --json: the dev server answers only after the tunnel 
   });
 });
 
+/**
+ * The tunnel server comes up at a moment of the test's choosing: the tries to
+ * open are capped at 500 ms apart (a hidden knob), so the open follows within
+ * half a second instead of up to the 4 s backoff step it happens to fall in.
+ * The backoff itself is test/e2e/faults/tunnel-faults.test.ts's and
+ * test/integration/daemon/tunnel-keeper.test.ts's.
+ */
+const QUICK_TRIES = { MEDIAN_DEV_TUNNEL_BACKOFF_MAX_MS: '500' };
+
 describe('median-dev start: no tunnel, the dev server anyway', () => {
   it('the tunnel server is down at start: the child runs and answers; once the server is up, the URL is written and the endpoint synced', async () => {
     const world = await useE2eWorld();
     const { port, domain } = world.tunnelServer;
     await world.tunnelServer.close();
-    const cli = world.start();
+    const cli = world.start({ env: QUICK_TRIES });
 
     const localOnly = await cli.waitForEvent((e) => isEvent(e, 'local-only'));
     expect(localOnly).toMatchObject({ toolsUrl: null });
@@ -135,7 +144,7 @@ describe('median-dev start: no tunnel, the dev server anyway', () => {
     const toolsUrl = `${world.tunnelServer.publicUrlFor('steady-heron')}/api/median`;
     await writeFile(world.envFile, `MEDIAN_KEY=${world.emulator.key}\nMEDIAN_TOOLS_URL=${toolsUrl}\n`);
     await world.tunnelServer.close();
-    const cli = world.start({ args: ['--subdomain', 'steady-heron'] });
+    const cli = world.start({ args: ['--subdomain', 'steady-heron'], env: QUICK_TRIES });
 
     expect(await cli.waitForEvent((e) => isEvent(e, 'local-only'))).toMatchObject({ toolsUrl });
     await cli.waitForEvent((e) => isEvent(e, 'child', { state: 'running' }));
