@@ -54,6 +54,8 @@ interface Run {
   found: { how: 'announced' | 'listening'; at: number } | undefined;
   isListening: boolean;
   hasFallenBack: boolean;
+  /** When it announced the address calls go to: it is expected to listen there from then on. */
+  announcedAt: number | undefined;
   /** The port lookup's last answer: taken only when two looks agree (a port open for a moment is not the server). */
   lastCandidate: string | undefined;
   timer: NodeJS.Timeout | undefined;
@@ -89,6 +91,7 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
     if (!run) return;
     if (isOwnProxy(origin, options.proxyPort)) return;
     run.found = { how: foundHow, at: Date.now() };
+    if (foundHow === 'announced') run.announcedAt = Date.now();
     hasFound = true;
     how = foundHow;
     if (origin !== current) {
@@ -129,8 +132,8 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
     if (run !== active) return;
     const elapsed = Date.now() - active.startedAt;
     if (isFinding && !active.found && !active.hasFallenBack && !hasFound && elapsed >= silentFallbackMs) fallBack(active);
-    if (active.found?.how === 'announced') {
-      const sinceAnnounced = Date.now() - active.found.at;
+    if (active.announcedAt !== undefined) {
+      const sinceAnnounced = Date.now() - active.announcedAt;
       if (sinceAnnounced >= ANNOUNCED_LISTENS_WITHIN_MS) targetWatch.unreachable('the dev server said it listens there, but the connection is refused', sinceAnnounced, false);
     } else if (phase() === 'starting') {
       targetWatch.unreachable('the dev server runs, but nothing listens there yet', elapsed, true);
@@ -169,7 +172,7 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
           isRestarting = false;
           isGone = false;
           endRun();
-          run = { pid: event.pid, startedAt: Date.now(), found: undefined, isListening: false, hasFallenBack: false, lastCandidate: undefined, timer: undefined };
+          run = { pid: event.pid, startedAt: Date.now(), found: undefined, isListening: false, hasFallenBack: false, announcedAt: undefined, lastCandidate: undefined, timer: undefined };
           say(isFinding && !hasFound ? 'The dev server is starting: median-dev reads where it listens from its output, or from the port it opens.' : undefined);
           schedule(run);
         } else if (event.state === 'exited' || (event.state === 'stopped' && !isRestarting)) {
@@ -178,7 +181,13 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
         }
         return;
       }
-      if (event.event !== 'output' || !run || !isFinding) return;
+      if (event.event !== 'output' || !run || run.isListening) return;
+      if (!isFinding) {
+        // A named target: the dev server saying it listens there is when it is expected to.
+        const announced = findAnnouncedUrl(event.line);
+        if (announced && run.announcedAt === undefined && isSameAddress(announced.origin, current)) run.announcedAt = Date.now();
+        return;
+      }
       // The first local address a run announces wins; a later one only while that one does not listen.
       if (run.found?.how === 'announced' && (run.isListening || Date.now() - run.found.at < ANNOUNCED_LISTENS_WITHIN_MS)) return;
       const announced = findAnnouncedUrl(event.line);
@@ -192,6 +201,14 @@ function foundMessage(origin: string, how: 'announced' | 'listening'): string {
     ? `The dev server announced ${origin}: calls go there (--target names another).`
     : `The dev server listens on ${origin} (the port its process opened; it printed no address): calls go there (--target names another).`;
 }
+
+/** The same port on this machine (`localhost`, `127.0.0.1` and `[::1]` reach one dev server). */
+function isSameAddress(a: string, b: string): boolean {
+  const first = new URL(a);
+  const second = new URL(b);
+  return first.protocol === second.protocol && first.port === second.port && LOOPBACK.has(first.hostname) && LOOPBACK.has(second.hostname);
+}
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function isOwnProxy(origin: string, proxyPort: number): boolean {
   const url = new URL(origin);

@@ -156,4 +156,16 @@ describe('the target found from the dev server', () => {
     expect(Date.now() - announcedAt).toBeLessThan(5_000);
     expect((await world.call()).status).toBe(503);
   });
+
+  it('with --target: target_unreachable within 3 s of the dev server announcing that address, not 10 s', async () => {
+    const gone = await useHttpServer(() => undefined);
+    await gone.close();
+    const world = await useDevServerTarget({ env: { ANNOUNCE_ONLY: String(gone.port), DELAY_MS: '60000' }, target: gone.url, targetFrom: 'flag' });
+    await world.child.restart();
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'starting', how: 'flag', url: gone.url }), WAIT);
+    const startedAt = Date.now();
+
+    await vi.waitFor(() => expect(world.events.some((e) => e.event === 'error' && e.code === 'target_unreachable')).toBe(true), WAIT);
+    expect(Date.now() - startedAt).toBeLessThan(6_000);
+  });
 });
