@@ -49,8 +49,9 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
       } catch {
         body = null;
       }
-      const isOurProxyGap =
-        response.status === 502 && (body as { error?: { code?: string } } | null)?.error?.code === 'target_unreachable';
+      // Our proxy's own answer for a dev server that is not there (502) or not up yet (503): not the route's.
+      const code = (body as { error?: { code?: string } } | null)?.error?.code;
+      const isOurProxyGap = (response.status === 502 && code === 'target_unreachable') || (response.status === 503 && code === 'dev_server_starting');
       if (!isOurProxyGap) {
         options.targetWatch?.answered();
         // A route that passes Median's Retry-After on (a 429) sets how long the daemon waits before opening it again.

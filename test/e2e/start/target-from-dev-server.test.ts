@@ -1,7 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnCli } from '../../helpers/cli-harness.js';
+import type { CallRecord } from '../../../src/median/index.js';
+import { runCliInProcess, spawnCli } from '../../helpers/cli-harness.js';
+import { requestVia } from '../../helpers/use-tunnel-server.js';
 import { EXAMPLE_ROUTE, freePort, isEvent, useE2eWorld, waitForEventAfter } from '../../helpers/e2e-world.js';
 
 /** `start`'s argv without `--target <url>`. */
@@ -16,6 +18,9 @@ const SILENT_ROUTE = `
   console.log = (...args) => { if (!String(args[0]).includes('listening')) log(...args); };
   import(${JSON.stringify(EXAMPLE_ROUTE)});
 `;
+
+/** The example route, 60 s late: a dev server still compiling. */
+const LATE_ROUTE = `setTimeout(() => import(${JSON.stringify(EXAMPLE_ROUTE)}), 60_000);`;
 
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
 
@@ -65,6 +70,27 @@ describe('median-dev start without --target: the target from the dev server', ()
     expect(cli.events().filter((e) => isEvent(e, 'target', { how: 'announced' }))).toEqual([]);
     expect(cli.events().find((e) => isEvent(e, 'target', { state: 'listening' }))).toMatchObject({ how: 'flag', url: `http://127.0.0.1:${world.routePort}` });
     expect(await readJson(join(world.dataDir, 'state.json'))).toMatchObject({ target: `http://127.0.0.1:${world.routePort}`, targetFrom: 'flag' });
+    expect(await cli.stop('SIGINT')).toBe(0);
+  }, 60_000);
+
+  it('a call through the tunnel before the dev server is up gets 503 with Retry-After, recorded as such', async () => {
+    const world = await useE2eWorld();
+    const script = join(world.projectDir, 'late-route.mjs');
+    await writeFile(script, LATE_ROUTE);
+    const env = { PORT: String(await freePort()), HOST: '127.0.0.1', MEDIAN_API_URL: world.emulator.url };
+    const cli = spawnCli([...withoutTarget(world.startArgs()), '--', process.execPath, script], { cwd: world.projectDir, env });
+    const open = await cli.waitForEvent((e) => isEvent(e, 'tunnel', { state: 'open' }), 30_000);
+    await cli.waitForEvent((e) => isEvent(e, 'target', { state: 'finding' }), 30_000);
+
+    const answer = await requestVia(world.tunnelServer, new URL(open.url as string).host, { method: 'POST', path: '/api/median', headers: { 'content-type': 'application/json' }, body: '{"tool":"orderStatus","toolCallId":"call_early","input":{}}' });
+
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('2');
+    expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'dev_server_starting' } });
+    await cli.waitForEvent((e) => isEvent(e, 'call', { toolCallId: 'call_early' }), 15_000);
+    const listed = await runCliInProcess(['calls', '--json', '--data-dir', world.dataDir], { cwd: world.projectDir });
+    const record = (JSON.parse(listed.stdout) as CallRecord[]).find((r) => r.toolCallId === 'call_early');
+    expect(record).toMatchObject({ response: null, error: { code: 'dev_server_starting' }, verdict: { kind: 'not-answering' } });
     expect(await cli.stop('SIGINT')).toBe(0);
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openRouteWithKey } from '../../../src/daemon/route-opener.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { ROUTE, closedPortTarget, send, toolCallBody, useRecordingProxy } from './proxy-harness.js';
 
@@ -56,5 +57,15 @@ describe('calls before the dev server is up', () => {
     const answer = await send(`${proxy.url}${ROUTE}`, { method: 'POST', body: '{}' });
 
     expect(answer.status).toBe(502);
+  });
+});
+
+describe('opening the route while the dev server starts', () => {
+  it("takes the proxy's 503 for the dev server not being up yet, not for the route's answer", async () => {
+    const { proxy } = await useRecordingProxy({ target: await closedPortTarget(), devServerPhase: () => 'starting' });
+
+    const outcome = await openRouteWithKey({ url: `${proxy.url}${ROUTE}`, key: () => `median_key_${'a'.repeat(32)}`, readyTimeoutMs: 300, backoff: { baseMs: 50, maxMs: 50, random: () => 0.5 } });
+
+    expect(outcome).toEqual({ kind: 'unreachable', reason: 'the dev server is not answering' });
   });
 });
