@@ -1,6 +1,6 @@
 import { open, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { createCallStore, type Recorder } from '../../../src/recorder/index.js';
 import { makeRecord } from '../../helpers/make-record.js';
@@ -136,9 +136,11 @@ describe('the call index: lookups by id read the index, not the segments', () =>
     expect(await store.replaysOf(original.id)).toEqual(replays);
     expect(store.lastLookupLinesRead()).toBeGreaterThan(300);
 
-    // Closing waits for the rebuild it started.
+    // The next writer rebuilds them in the background (close stops between two, so the test waits for them all).
     const second = await useRecorder({ ...options(dataDir), maxRecords: 150 });
     await second.append(makeRecord({ n: 500 }));
+    const segmentsNow = async () => (await readdir(callsDir(dataDir))).filter((f) => f.endsWith('.jsonl')).length;
+    await vi.waitFor(async () => expect((await indexes(dataDir)).length).toBe(await segmentsNow()), { timeout: 10_000, interval: 20 });
     await second.close();
     expect(await store.findByToolCallId(records[299]!.toolCallId)).toEqual(records[299]);
     expect(store.lastLookupLinesRead()).toBe(0);
