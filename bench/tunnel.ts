@@ -5,7 +5,7 @@
  * modelling localtunnel-server's socket churn (`localtunnel-server`); also
  * the last part of `npm run bench`.
  *
- *   node dist/bench/tunnel.js [--quick] [--no-write] [--rounds N]
+ *   node dist/bench/tunnel.js [--quick] [--no-write] [--rounds N] [--rss-calls N]
  *     [--tunnel-host http://127.0.0.1:<port> --tunnel-domain <domain>]
  *
  * --tunnel-host runs the same A/B against a localtunnel server already
@@ -26,6 +26,8 @@ export interface TunnelBenchOptions {
   isQuick: boolean;
   write: boolean;
   rounds?: number;
+  /** Calls each client takes in the first world, for the RSS rows (default 100,000; 0: none). */
+  rssCalls?: number;
   external?: { url: string; domain: string };
   log(line: string): void;
 }
@@ -33,27 +35,28 @@ export interface TunnelBenchOptions {
 /** `target` and `root` are what bench/run.ts hands every scenario; this one starts its own world. */
 export async function runTunnelBench(options: TunnelBenchOptions & { target?: ServerHandle; root?: string; profile?: boolean }): Promise<TunnelAbResult[]> {
   const machine = describeMachine();
-  const rounds = options.rounds ?? (options.isQuick ? 1 : 5);
+  const rounds = options.rounds ?? (options.isQuick ? 1 : 3);
   const sizes = options.isQuick
     ? { requests: 2_000, warmup: 500, steadyCalls: 1_000 }
-    : { requests: 10_000, warmup: 1_000, steadyCalls: 5_000 };
+    : { requests: 5_000, warmup: 1_000, steadyCalls: 5_000 };
   const common = { rounds, concurrency: 16, rate: 250, ...sizes, log: options.log };
   options.log(`\n7. Through the tunnel, stock client vs the daemon: ${rounds} interleaved rounds × (${sizes.warmup} + ${sizes.requests} at 16 in flight, then ${sizes.steadyCalls} at 250/s)`);
   const results: TunnelAbResult[] = [];
-  results.push(await runTunnelAb({ ...common, server: { kind: 'loopback', socketReuse: 'pool' }, label: 'loopback server, sockets kept' }));
+  const rssCalls = options.rssCalls ?? (options.isQuick ? 0 : 100_000);
+  results.push(await runTunnelAb({ ...common, ...(rssCalls > 0 ? { rssCalls } : {}), server: { kind: 'loopback', socketReuse: 'pool' }, label: 'loopback server, sockets kept' }));
   results.push(await runTunnelAb({ ...common, server: { kind: 'loopback', socketReuse: 'localtunnel-server' }, label: "loopback server, localtunnel-server's churn" }));
   const report = formatTunnelAb(results, `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}, ${machine.date}`);
+  options.log(`\n${TUNNEL_SECTION_HEADING}\n\n${report}\n`);
+  if (options.write && !options.isQuick) {
+    await writeSection(BENCHMARKS_FILE, TUNNEL_SECTION_HEADING, report);
+    options.log(`Written to ${BENCHMARKS_FILE} (section "${TUNNEL_SECTION_HEADING.slice(3)}").`);
+  }
   if (options.external) {
     const real = await runTunnelAb({ ...common, server: { kind: 'external', ...options.external }, label: `tunnel server at ${options.external.url}` });
     options.log(`\n${formatTunnelAb([real], 'external server (printed only)')}`);
     results.push(real);
   }
-  options.log(`\n${TUNNEL_SECTION_HEADING}\n\n${report}\n`);
   options.log(`Goals ${results.every(isTunnelAbMet) ? 'met' : 'not all met'}.`);
-  if (options.write && !options.isQuick) {
-    await writeSection(BENCHMARKS_FILE, TUNNEL_SECTION_HEADING, report);
-    options.log(`Written to ${BENCHMARKS_FILE} (section "${TUNNEL_SECTION_HEADING.slice(3)}").`);
-  }
   return results;
 }
 
@@ -68,10 +71,12 @@ async function main(): Promise<void> {
   const domain = flag(args, '--tunnel-domain');
   if ((host === undefined) !== (domain === undefined)) throw new Error('--tunnel-host and --tunnel-domain go together.');
   const rounds = flag(args, '--rounds');
+  const rssCalls = flag(args, '--rss-calls');
   await runTunnelBench({
     isQuick: args.includes('--quick'),
     write: !args.includes('--no-write'),
     ...(rounds ? { rounds: Number(rounds) } : {}),
+    ...(rssCalls ? { rssCalls: Number(rssCalls) } : {}),
     ...(host && domain ? { external: { url: host, domain } } : {}),
     log: (line) => console.log(line),
   });

@@ -40,6 +40,21 @@ function sideRow(result: TunnelAbResult, side: Side): string {
   );
 }
 
+function rssTable(result: TunnelAbResult): string[] {
+  if (result.rssAlong.length === 0) return [];
+  // After each round (both clients alike), then the closed-loop calls on to `rssCalls`.
+  const mib = (m: { rssMiB: number; peakMiB: number | undefined }): string => `${fmt(m.rssMiB, 1)} (peak ${m.peakMiB === undefined ? '?' : fmt(m.peakMiB, 1)})`;
+  const start = result.daemonStartRss;
+  return [
+    '',
+    `RSS (VmRSS, peak VmHWM so far; MiB) from /proc. Goal for the daemon: start-up peak < 80, after 10,000 calls < 90, after 100,000 < 100, flat. Start-up (synced, no call yet): ${mib(start)}${(start.peakMiB ?? Infinity) < 80 ? ' (met)' : ' (**missed**)'}.`,
+    '',
+    '| calls taken by each | daemon | stock client |',
+    '| ---: | ---: | ---: |',
+    ...result.rssAlong.map((row) => `| ${row.calls.toLocaleString('en-US')} | ${mib(row.daemon)} | ${mib(row.stock)} |`),
+  ];
+}
+
 function section(result: TunnelAbResult): string {
   const loads = [...result.closed.stock, ...result.closed.daemon, ...result.steady.stock, ...result.steady.daemon].map((r) => r.load);
   return [
@@ -55,6 +70,7 @@ function section(result: TunnelAbResult): string {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     sideRow(result, 'stock'),
     sideRow(result, 'daemon'),
+    ...rssTable(result),
   ].join('\n');
 }
 

@@ -50,6 +50,8 @@ export interface TunnelAbResult extends Pick<TunnelAbOptions, 'label' | 'rounds'
   p99Added: number[];
   /** The daemon's RSS once synced (before any call) and its peak (VmHWM) then, MiB. */
   daemonStartRss: { rssMiB: number; peakMiB: number | undefined };
+  /** The daemon's and the stock client's RSS after each round and, with `rssCalls`, after so many calls each (closed loop after the rounds). */
+  rssAlong: { calls: number; daemon: { rssMiB: number; peakMiB: number | undefined }; stock: { rssMiB: number; peakMiB: number | undefined } }[];
 }
 
 export interface TunnelAbOptions {
@@ -61,6 +63,8 @@ export interface TunnelAbOptions {
   concurrency: number;
   rate: number;
   steadyCalls: number;
+  /** After the rounds, calls go on (closed loop, both clients alike) until each took this many, RSS read at 10,000 and every 25,000. */
+  rssCalls?: number;
   log(line: string): void;
 }
 
@@ -106,6 +110,12 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
   try {
     const daemonStartRss = await readProcessMemory(world.daemon.pid);
     const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [] };
+    const rssAlong: TunnelAbResult['rssAlong'] = [];
+    const readRss = async (calls: number): Promise<void> => {
+      const [daemon, stock] = await Promise.all([readProcessMemory(world.daemon.pid), readProcessMemory(world.stock.pid)]);
+      rssAlong.push({ calls, daemon: { rssMiB: daemon.rssMiB, peakMiB: daemon.peakMiB }, stock: { rssMiB: stock.rssMiB, peakMiB: stock.peakMiB } });
+      options.log(`  ${options.label} after ${calls} calls each: daemon RSS ${daemon.rssMiB.toFixed(1)} MiB (peak ${daemon.peakMiB?.toFixed(1)}), stock ${stock.rssMiB.toFixed(1)} MiB  load ${loadavg()[0]!.toFixed(2)}`);
+    };
     const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [] };
     for (let round = 0; round < options.rounds; round += 1) {
       const order: Side[] = round % 2 === 0 ? ['stock', 'daemon'] : ['daemon', 'stock'];
@@ -153,6 +163,20 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
           `  ${options.label} round ${round + 1} ${options.rate}/s  ${side.padEnd(6)} CPU ${run.cpuUsPerCall.toFixed(0)} µs/call  p50 ${run.p50.toFixed(2)}  p99 ${run.p99.toFixed(2)} ms  late ${run.late}  load ${load.toFixed(2)}`,
         );
       }
+      await readRss((round + 1) * (options.warmup + options.requests + options.steadyCalls));
+    }
+    if (options.rssCalls) {
+      let taken = options.rounds * (options.warmup + options.requests + options.steadyCalls);
+      const checkpoints = [10_000, ...Array.from({ length: Math.floor(options.rssCalls / 25_000) }, (_, i) => (i + 1) * 25_000)].filter((n) => n > taken && n <= options.rssCalls!);
+      for (const checkpoint of checkpoints) {
+        for (const side of ['stock', 'daemon'] as const) {
+          const calls = prepare(world, side, checkpoint - taken);
+          const result = await runLoad({ origin: world.tunnelServerUrl, requests: calls.length, warmup: 0, concurrency: options.concurrency, recordLatencies: false, requestAt: (i) => calls[i]!, deadlineMs: 900_000 });
+          if (result.failed > 0) throw new Error(`${options.label}, ${side}: ${result.failed} of ${result.requests} failed on the way to ${checkpoint} calls (${result.firstError}).`);
+        }
+        taken = checkpoint;
+        await readRss(checkpoint);
+      }
     }
     const byRound = <T>(runs: Record<Side, T[]>, f: (daemon: T, stock: T) => number): number[] => runs.daemon.map((d, i) => f(d, runs.stock[i]!));
     return {
@@ -169,6 +193,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       cpuRatios: byRound(steady, (d, s) => d.cpuUsPerCall / s.cpuUsPerCall),
       p99Added: byRound(steady, (d, s) => d.p99 - s.p99),
       daemonStartRss: { rssMiB: daemonStartRss.rssMiB, peakMiB: daemonStartRss.peakMiB },
+      rssAlong,
     };
   } finally {
     await world.close();

@@ -3,7 +3,7 @@ import type { Sample, SoakResult } from './soak-run.js';
 
 export const SOAK_HEADING = '## Soak';
 
-export const SOAK_TARGETS = Object.freeze({ lostCalls: 0, rssGrowthMB: 30, healSeconds: 5 });
+export const SOAK_TARGETS = Object.freeze({ lostCalls: 0, rssGrowthMB: 10, healSeconds: 5 });
 
 /** Calls after which the daemon counts as warmed up (its heap grown to its working size). */
 const WARM_AFTER_CALLS = 10_000;
