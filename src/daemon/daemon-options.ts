@@ -30,7 +30,7 @@ export interface DaemonOptions {
     /** How long a dev server may say nothing about where it listens before the remembered or default target is tried (default 10 s). */
     targetFallbackMs: number;
   }>;
-  /** The clock the emulator's approvals watch polls on and the tunnel waits on (backoff, probes; tests drive it); real time when left out. */
+  /** The clock the emulator's approvals watch polls on, the tunnel waits on (backoff, probes) and Median's API client and its retries wait on (tests drive it); real time when left out. */
   clock?: Clock;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;

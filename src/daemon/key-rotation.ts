@@ -3,6 +3,7 @@ import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
 import { createMedianApiClient, type MedianApiClient } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
+import type { Clock } from '../shared/clock.js';
 import type { EnvVars } from './env-vars.js';
 
 export interface KeyRotationOptions {
@@ -12,6 +13,8 @@ export interface KeyRotationOptions {
   /** Where `envFile.keyChanged` goes (the daemon's dispatch). */
   report(fact: DaemonFact): void;
   logger: Logger;
+  /** The API client's clock (request timeouts, sync polls); real time when left out. */
+  clock?: Clock | undefined;
 }
 
 /** MEDIAN_KEY as the daemon uses it, and the Median API client that follows it. */
@@ -38,7 +41,7 @@ export function createKeyRotation(options: KeyRotationOptions): KeyRotation {
   let key = config.medianKey;
   /** The MEDIAN_KEY the env file held last. */
   let fileKey = options.vars.get().MEDIAN_KEY || undefined;
-  const clientFor = (k: string | undefined) => (k ? createMedianApiClient({ baseUrl: config.medianApi, key: k, logger }) : undefined);
+  const clientFor = (k: string | undefined) => (k ? createMedianApiClient({ baseUrl: config.medianApi, key: k, logger, ...(options.clock ? { clock: options.clock } : {}) }) : undefined);
   let api = clientFor(key);
   const keyHint = `${missingKeyHint(config.envFile)} median-dev picks it up.`;
 

@@ -2,6 +2,7 @@ import { readProjectState, updateProjectState, type StartConfig } from '../confi
 import { createEndpointKeeper, type EndpointKeeper } from '../endpoints/index.js';
 import type { NewDaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
+import type { Clock } from '../shared/clock.js';
 import type { KeyRotation } from './key-rotation.js';
 import { openRouteWithKey } from './route-opener.js';
 import type { TargetWatch } from './target-watch.js';
@@ -20,6 +21,8 @@ export interface ProjectEndpointOptions {
   targetWatch?: TargetWatch;
   /** The dev server's origin now (found from it after the start); left out, --target. */
   target?: () => string;
+  /** What the pauses between Median tries wait on; real time when left out. */
+  clock?: Clock | undefined;
 }
 
 /** This project's Median endpoint: remembered in the data dir, connected through our proxy, with the key in use. */
@@ -57,6 +60,7 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
     // The domains the tunnel server may name our tunnels under (what its registration was checked against).
     tunnelDomains: devTunnelDomains(config),
     signal: options.signal,
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(timing.syncTimeoutMs ? { syncTimeoutMs: timing.syncTimeoutMs } : {}),
   });
 }

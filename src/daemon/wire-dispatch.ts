@@ -60,11 +60,11 @@ export function wireDispatch(ctx: DaemonContext, { recorder, proxy, target, targ
   const { config, options, emit, logger, timing, abort, queue, hub, masker, store, secretFor } = ctx;
   const report = (fact: DaemonFact) => void dispatch(fact);
   const vars = createEnvVars(ctx.fileVars);
-  const keys = createKeyRotation({ config, vars, emit, report, logger });
+  const keys = createKeyRotation({ config, vars, emit, report, logger, clock: options.clock });
   const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
   const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch, target: () => (target.phase() === 'finding' ? undefined : target.current()) });
   ctx.running.child = () => child.close();
-  const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current() });
+  const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current(), clock: options.clock });
   const routeRetry = createRouteRetry({
     routeUrl: () => `${target.current()}${config.route}`,
     isCurrent: (url) => url === toolsUrl.current(),

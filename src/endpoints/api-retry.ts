@@ -2,6 +2,7 @@ import { isTransientMedianError, retryAfterMs } from '../median/index.js';
 import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
 import { keyLabel, type NewDaemonEvent } from '../events/index.js';
 import { delayOrAbort } from '../shared/delay.js';
+import type { Clock } from '../shared/clock.js';
 
 /**
  * How the endpoint keeper tries a Median request again. Every kind of retry is
@@ -32,6 +33,8 @@ export interface ApiRetryOptions {
   policy: RetryPolicy;
   emit(event: NewDaemonEvent): void;
   signal?: AbortSignal | undefined;
+  /** What the pauses between tries wait on (tests drive it); real time when left out. */
+  clock?: Clock | undefined;
 }
 
 const MIN_RATE_LIMIT_WAIT_MS = 1_000;
@@ -96,7 +99,7 @@ export function createApiRetry(options: ApiRetryOptions): WithRetry {
         } else {
           throw error;
         }
-        await delayOrAbort(waitMs, options.signal);
+        await delayOrAbort(waitMs, options.signal, options.clock);
       }
     }
   };

@@ -2,6 +2,7 @@ import type { Endpoint, MedianApiClient } from '../median/index.js';
 import { connectFix, sameMessage, SYNC_MESSAGES, syncFix } from '../median/index.js';
 import { MedianDevError, errorCode, receivedErrorCode, type ErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
+import type { Clock } from '../shared/clock.js';
 import type { NewDaemonEvent } from '../events/index.js';
 import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-retry.js';
 import { parseClash } from './clash-message.js';
@@ -33,6 +34,8 @@ export interface EndpointKeeperOptions {
   /** The configured tunnel server's domains: endpoints there are dev tunnels, not production. */
   tunnelDomains?: readonly string[];
   signal?: AbortSignal;
+  /** What the pauses between tries wait on (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 export interface EndpointKeeper {
@@ -66,6 +69,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     emit: options.emit,
     signal: options.signal,
+    clock: options.clock,
   });
 
   type EndpointExtra = { fix?: string; otherUrl?: string; otherOwner?: EndpointOwner | null; tool?: string };

@@ -4,6 +4,7 @@ import { MedianDevError, errorCode, isMedianDevError, receivedErrorCode } from '
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { CONNECT_MESSAGES } from './messages.js';
 import { delayOrAbort } from '../shared/delay.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 
 /**
  * A client for the Median API of SPEC §1.3. Every request has a timeout and is
@@ -37,6 +38,8 @@ export interface MedianApiClientOptions {
   timeoutMs?: number;
   fetch?: typeof fetch;
   logger?: Logger;
+  /** What the request timeout, the sync polls and Retry-After dates are read on (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 export interface WaitForSyncOptions {
@@ -76,12 +79,15 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
   const timeoutMs = options.timeoutMs ?? DEFAULT_MEDIAN_API_TIMEOUT_MS;
   const doFetch = options.fetch ?? globalThis.fetch;
   const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
 
   async function request(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const timeoutAbort = new AbortController();
+    const timeout = timeoutAbort.signal;
+    const timer = clock.setTimer(() => timeoutAbort.abort(new DOMException('The operation timed out.', 'TimeoutError')), timeoutMs);
     const combined = signal ? AbortSignal.any([timeout, signal]) : timeout;
     const url = baseUrl + path;
-    const started = Date.now();
+    const started = clock.now();
     let status: number;
     let text: string;
     let retryAfter: string | null;
@@ -115,8 +121,10 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
         `The Median API at ${baseUrl} could not be reached${reason ? ` (${reason})` : ''}. Check MEDIAN_API_URL and the network, then try again.`,
         { cause: error, hint: 'MEDIAN_API_URL (or --median-api) has to point at the Median API, e.g. https://api.median.sh or a running `median-dev emulate`.', details: { method, path } },
       );
+    } finally {
+      timer.cancel();
     }
-    logger.debug('median api', { method, path, status, durationMs: Date.now() - started });
+    logger.debug('median api', { method, path, status, durationMs: clock.now() - started });
     const json = parseJson(text);
     if (status >= 200 && status < 300) {
       if (json === undefined) throw badAnswer(baseUrl, method, path, status, 'an answer that is not JSON');
@@ -124,7 +132,7 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
     }
     const apiError = readErrorEnvelope(json);
     const details: Record<string, unknown> = { status };
-    const retryAfterSeconds = parseRetryAfter(retryAfter, Date.now());
+    const retryAfterSeconds = parseRetryAfter(retryAfter, clock.now());
     if (retryAfterSeconds !== undefined) details.retryAfterSeconds = retryAfterSeconds;
     if (apiError) throw new MedianDevError(receivedErrorCode(apiError.code), apiError.message, { details });
     // A 429 from something in front of Median (a gateway) still means: wait, then try again.
@@ -178,7 +186,7 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
     async waitForSync(id, waitOptions = {}) {
       const limitMs = waitOptions.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
       const intervalMs = waitOptions.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS;
-      const deadline = Date.now() + limitMs;
+      const deadline = clock.now() + limitMs;
       for (;;) {
         waitOptions.signal?.throwIfAborted();
         let endpoints: Endpoint[];
@@ -187,22 +195,22 @@ export function createMedianApiClient(options: MedianApiClientOptions): MedianAp
         } catch (error) {
           // One failed poll (a 503, a 429, a slow answer) does not end the wait; the deadline does.
           const pauseMs = Math.max(intervalMs, retryAfterMs(error) ?? 0);
-          if (!(isTransientMedianError(error) || errorCode(error) === 'rate_limited') || Date.now() + pauseMs > deadline) throw error;
+          if (!(isTransientMedianError(error) || errorCode(error) === 'rate_limited') || clock.now() + pauseMs > deadline) throw error;
           logger.debug('median api: polling the sync failed, polling again', { code: errorCode(error), pauseMs });
-          await delayOrAbort(pauseMs, waitOptions.signal);
+          await delayOrAbort(pauseMs, waitOptions.signal, clock);
           continue;
         }
         const endpoint = endpoints.find((e) => e.id === id);
         if (!endpoint) throw new MedianDevError('endpoint_not_found', ENDPOINT_GONE_MESSAGE, { details: { status: 404, id } });
         if (endpoint.status !== 'pending') return endpoint;
-        if (Date.now() + intervalMs > deadline) {
+        if (clock.now() + intervalMs > deadline) {
           throw new MedianDevError(
             'median_timeout',
             `Median did not finish syncing ${endpoint.url} within ${formatSeconds(limitMs)}. Check the endpoint row with \`median-dev endpoints\` and sync again.`,
             { details: { id, timeoutMs: limitMs } },
           );
         }
-        await delayOrAbort(intervalMs, waitOptions.signal);
+        await delayOrAbort(intervalMs, waitOptions.signal, clock);
       }
     },
   };

@@ -19,7 +19,7 @@ export interface SeenRequest {
   method: string;
   /** Path and query. */
   path: string;
-  /** Date.now() when it arrived. */
+  /** When it arrived: Date.now(), or the time of the clock the stand-in was given. */
   at: number;
   /** What it got: passed through, or the fault's kind. */
   outcome: 'passed' | Fault['kind'];
@@ -57,7 +57,7 @@ interface Armed {
   match: (request: { method: string; path: string }) => boolean;
 }
 
-export async function useFaultProxy(upstream: string): Promise<FaultProxy> {
+export async function useFaultProxy(upstream: string, clock: { now(): number } = Date): Promise<FaultProxy> {
   const target = new URL(upstream);
   const requests: SeenRequest[] = [];
   let armed: Armed[] = [];
@@ -97,7 +97,7 @@ export async function useFaultProxy(upstream: string): Promise<FaultProxy> {
     const rule = armed.find((a) => a.left > 0 && a.match(seen));
     if (rule) rule.left -= 1;
     const fault = rule?.fault;
-    requests.push({ ...seen, at: Date.now(), outcome: fault ? fault.kind : 'passed' });
+    requests.push({ ...seen, at: clock.now(), outcome: fault ? fault.kind : 'passed' });
     if (!fault) return passThrough(req, res);
     if (fault.kind === 'rewrite') return passThrough(req, res, fault.path);
     req.resume();
