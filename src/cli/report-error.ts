@@ -5,12 +5,14 @@ import type { CliIo } from './cli-io.js';
 import { createOutputMasker } from './output-masker.js';
 import { QuietFailure } from './quiet-failure.js';
 import { safeJson } from '../shared/output-sanitiser.js';
+import type { Config } from '../config/index.js';
+import { pastableText } from './command-line.js';
 
 /**
  * The one place where errors become output and exit codes: 0 success,
  * 1 failure, 2 usage error (SPEC §2).
  */
-export function reportError(error: unknown, io: CliIo, options: { debug: boolean; json: boolean }): number {
+export function reportError(error: unknown, io: CliIo, options: { debug: boolean; json: boolean; where?: Pick<Config, 'dataDir' | 'envFile'> }): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
       return 0;
@@ -20,7 +22,9 @@ export function reportError(error: unknown, io: CliIo, options: { debug: boolean
   }
   if (error instanceof QuietFailure) return error.exitCode;
   // An error message may quote what it failed on: never a key.
-  const mask = createOutputMasker(secretsToMask({ medianKey: io.env.MEDIAN_KEY, toolSecret: io.env.MEDIAN_TOOL_SECRET })).text;
+  const masker = createOutputMasker(secretsToMask({ medianKey: io.env.MEDIAN_KEY, toolSecret: io.env.MEDIAN_TOOL_SECRET })).text;
+  const where = options.where;
+  const mask = (text: string): string => masker(where ? pastableText(text, io, where) : text);
   if (error instanceof MedianDevError) {
     const exitCode = error instanceof UserError ? error.exitCode : 1;
     if (options.json) {

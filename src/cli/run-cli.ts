@@ -1,5 +1,5 @@
-import { join, isAbsolute } from 'node:path';
-import { envCascadeFiles, readEnvFile } from '../config/index.js';
+import { join, isAbsolute, resolve } from 'node:path';
+import { DEFAULTS, envCascadeFiles, readEnvFile } from '../config/index.js';
 import { secretsToMask } from '../median/index.js';
 import { useColor, type CliIo } from './cli-io.js';
 import { createProgram } from './program.js';
@@ -19,6 +19,18 @@ function envFileOf(argv: readonly string[], cwd: string): string | undefined {
     else if (arg.startsWith('--env=')) file = arg.slice('--env='.length);
   }
   return isAbsolute(file) ? file : join(cwd, file);
+}
+
+/** The data dir a command will use, from argv alone (as envFileOf). */
+function dataDirOf(argv: readonly string[], io: Pick<CliIo, 'cwd' | 'env'>): string {
+  let dir = io.env.MEDIAN_DEV_DIR || DEFAULTS.dataDir;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg === '--data-dir' && argv[i + 1] !== undefined) dir = argv[i + 1]!;
+    else if (arg.startsWith('--data-dir=')) dir = arg.slice('--data-dir='.length);
+  }
+  return resolve(io.cwd, dir);
 }
 
 /**
@@ -52,6 +64,8 @@ export async function runCli(argv: string[], raw: CliIo, handlers?: CommandHandl
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
-    return reportError(error, io, { debug: argv.includes('--debug'), json: argv.includes('--json') });
+    // Hints name commands: pasted, they must reach this data dir and env file.
+    const where = { dataDir: dataDirOf(argv, io), envFile: envFileOf(argv, io.cwd) ?? null };
+    return reportError(error, io, { debug: argv.includes('--debug'), json: argv.includes('--json'), where });
   }
 }

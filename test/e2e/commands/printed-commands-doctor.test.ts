@@ -57,5 +57,15 @@ describe("doctor's fixes work when pasted", () => {
       await run.exited;
       expect(run.stderr(), command).not.toMatch(/missing_key|unknown option|no_data_dir/);
     }
+
+    // An error's hint too: `show` of an unknown id names `calls`, which lists this project's calls when pasted.
+    const missing = spawnCli(['show', 'rec_00000000000000000000nope', '--data-dir', world.dataDir, '--env', world.envFile], { cwd: elsewhere, env });
+    expect(await missing.exited).toBe(1);
+    expect(missing.stderr()).toContain('[call_not_found]');
+    const [calls] = commandsIn(missing.stderr());
+    expect(calls, missing.stderr()).toContain(`calls --data-dir ${world.dataDir}`);
+    const listed = paste(calls!, elsewhere, env);
+    expect(await listed.exited, listed.stderr()).toBe(0);
+    expect(listed.stdout()).toMatch(/manifest +200/);
   }, 120_000);
 });
