@@ -89,6 +89,7 @@ export async function startTunnelKeeper(options: TunnelKeeperOptions): Promise<T
     ...(tuning.openTimeoutMs ? { openTimeoutMs: tuning.openTimeoutMs } : {}),
     ...(tuning.lostAfterMs ? { lostAfterMs: tuning.lostAfterMs } : {}),
     ...(tuning.agentFollowMs ? { agentFollowMs: tuning.agentFollowMs } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const provider: TunnelProvider = choice.provider;
   if (choice.why) emit({ event: 'log', level: 'info', message: `tunnel provider: ${choice.label}, because ${choice.why}` });

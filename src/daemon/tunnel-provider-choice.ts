@@ -1,5 +1,6 @@
 import type { StartConfig } from '../config/index.js';
 import { findExecutable } from '../platform/index.js';
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import {
   createCloudflaredProvider,
@@ -33,6 +34,8 @@ export interface ProviderChoiceOptions {
   logger: Logger;
   openTimeoutMs?: number;
   lostAfterMs?: number;
+  /** localtunnel's open timeout, lost window and socket retries run on it (tests drive it). */
+  clock?: Clock;
   /** How often an attached ngrok agent is looked at (tests: shorter). */
   agentFollowMs?: number;
 }
@@ -86,6 +89,7 @@ function localtunnel(options: ProviderChoiceOptions): ProviderChoice {
       logger: options.logger,
       ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
       ...(options.lostAfterMs ? { lostAfterMs: options.lostAfterMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     }),
     label: 'localtunnel',
   };

@@ -1,3 +1,4 @@
+import { systemClock } from '../shared/clock.js';
 import { silentLogger } from '../shared/logger.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
 import { parseTunnelHost, requestRegistration } from './localtunnel-registration.js';
@@ -21,15 +22,14 @@ export function createLocaltunnelProvider(options: LocaltunnelProviderOptions): 
   const host = parseTunnelHost(options.host);
   const logger = options.logger ?? silentLogger;
   const openTimeoutMs = options.openTimeoutMs ?? 15_000;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
 
   return {
     name: 'localtunnel',
     async open(request, { signal } = {}) {
       const deadline = new AbortController();
       const timeoutReason = openTimeoutError(host.origin, openTimeoutMs);
-      const timer = setTimeout(() => deadline.abort(timeoutReason), openTimeoutMs);
-      timer.unref();
+      const timer = clock.setTimer(() => deadline.abort(timeoutReason), openTimeoutMs);
       const onAbort = (): void => deadline.abort(openAbortedError());
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
@@ -54,7 +54,7 @@ export function createLocaltunnelProvider(options: LocaltunnelProviderOptions): 
           lostAfterMs: options.lostAfterMs ?? 3000,
           connectTimeoutMs: openTimeoutMs,
           backoff: { baseMs: options.socketRetryBaseMs, maxMs: options.socketRetryMaxMs, random: options.random },
-          now,
+          clock,
         });
         await Promise.race([
           cluster.ready.catch((error: unknown) => {
@@ -72,7 +72,7 @@ export function createLocaltunnelProvider(options: LocaltunnelProviderOptions): 
         if (deadline.signal.aborted && !isMedianDevError(error)) throw deadline.signal.reason;
         throw error;
       } finally {
-        clearTimeout(timer);
+        timer.cancel();
         signal?.removeEventListener('abort', onAbort);
       }
     },

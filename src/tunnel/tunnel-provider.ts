@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
 /** What `startTunnel` asks a provider for. */
@@ -60,5 +61,6 @@ export interface LocaltunnelProviderOptions {
   /** Where requests are sent. Default 127.0.0.1 (localhost may resolve to ::1). */
   localHost?: string;
   random?: () => number;
-  now?: () => number;
+  /** The open timeout, the lost window and the socket retries run on it. Default systemClock. */
+  clock?: Clock;
 }

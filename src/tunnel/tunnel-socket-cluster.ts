@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import type { Clock, ClockTimer } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { reconnectDelayMs, type BackoffOptions } from './reconnect-delay.js';
 
@@ -18,7 +19,8 @@ export interface SocketClusterOptions {
   /** A socket that does not connect in this time counts as failed. */
   connectTimeoutMs: number;
   backoff: BackoffOptions;
-  now: () => number;
+  /** The lost window and the socket retries' backoff run on it. */
+  clock: Clock;
 }
 
 /**
@@ -56,7 +58,7 @@ const KEEPALIVE_DELAY_MS = 10_000;
 export function startSocketCluster(options: SocketClusterOptions): SocketCluster {
   const { logger } = options;
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<ClockTimer>();
   const lostListeners: Array<(reason: string) => void> = [];
   let live = 0;
   /** bytesRead of the sockets already closed. */
@@ -68,7 +70,7 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
   let firstFailures = 0;
   /** Slots given up because the server keeps refusing them (see REFUSALS_TO_RETIRE_SLOT). */
   let retired = 0;
-  let lostTimer: NodeJS.Timeout | undefined;
+  let lostTimer: ClockTimer | undefined;
   let resolveReady!: () => void;
   let rejectReady!: (error: Error) => void;
   const ready = new Promise<void>((resolve, reject) => {
@@ -78,17 +80,16 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
   ready.catch(() => undefined); // the opener awaits it; an unawaited rejection must not crash
 
   const later = (fn: () => void, ms: number): void => {
-    const timer = setTimeout(() => {
+    const timer = options.clock.setTimer(() => {
       timers.delete(timer);
       fn();
     }, ms);
-    timer.unref();
     timers.add(timer);
   };
 
   const loseNow = (reason: string): void => {
     if (closed || lost) return;
-    clearTimeout(lostTimer);
+    lostTimer?.cancel();
     lostTimer = undefined;
     lost = true;
     for (const listener of lostListeners) listener(reason);
@@ -96,12 +97,11 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
 
   const armLost = (): void => {
     if (closed || lost || live > 0 || lostTimer) return;
-    lostTimer = setTimeout(() => {
+    lostTimer = options.clock.setTimer(() => {
       lostTimer = undefined;
       if (closed || live > 0) return;
       loseNow('every tunnel socket is gone');
     }, options.lostAfterMs);
-    lostTimer.unref();
   };
 
   /** `refusals`: times in a row this slot's socket was closed by the server right after connecting. */
@@ -117,10 +117,10 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     remote.once('connect', () => {
       remote.setTimeout(0);
       remote.setKeepAlive(true, KEEPALIVE_DELAY_MS);
-      connectedAt = options.now();
+      connectedAt = options.clock.now();
       live += 1;
       hasConnected = true;
-      clearTimeout(lostTimer);
+      lostTimer?.cancel();
       lostTimer = undefined;
       resolveReady();
     });
@@ -152,7 +152,7 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
         loseNow(`the tunnel server refused a new socket to port ${options.remotePort}: it closed this tunnel (restarted, or forgot it)`);
         return;
       }
-      const healthy = connectedAt !== undefined && (carried || options.now() - connectedAt >= HEALTHY_SOCKET_MS);
+      const healthy = connectedAt !== undefined && (carried || options.clock.now() - connectedAt >= HEALTHY_SOCKET_MS);
       const wasRefusedAfterConnect = connectedAt !== undefined && !healthy;
       if (wasRefusedAfterConnect && live > 0 && refusals + 1 >= REFUSALS_TO_RETIRE_SLOT) {
         // The server keeps the others and refuses this one: stop asking, it will not change its mind.
@@ -189,8 +189,8 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     close() {
       if (closed) return;
       closed = true;
-      clearTimeout(lostTimer);
-      for (const timer of timers) clearTimeout(timer);
+      lostTimer?.cancel();
+      for (const timer of timers) timer.cancel();
       timers.clear();
       for (const socket of sockets) socket.destroy();
       rejectReady(new Error('closed'));

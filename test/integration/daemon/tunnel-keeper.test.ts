@@ -119,7 +119,11 @@ describe('the tunnel keeper when the server answers the re-registration badly', 
 
     server.setRegistrationFault(fault);
     server.dropClient(name, { forget: true });
-    await vi.waitFor(() => expect(facts.map((f) => f.type)).toContain('tunnel.lost'), WAIT);
+    // The sockets' retries and the lost window run on the clock too: moved on a timer per poll until the loss.
+    await vi.waitFor(() => {
+      if (!facts.some((f) => f.type === 'tunnel.lost')) clock.advance(clock.nextTimerIn() ?? 0);
+      expect(facts.map((f) => f.type)).toContain('tunnel.lost');
+    }, WAIT);
     const registrationsBefore = server.stats().registrations;
     // The quick reopen (at most 200 ms), then each announced wait (rounded to 0.1 s: 100 ms more).
     clock.advance(200);
