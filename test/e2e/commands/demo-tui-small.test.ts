@@ -28,7 +28,12 @@ function boxRows(text: string): string[] {
 describe('the demo at 80×24', () => {
   it('wraps the second-terminal command, keeps the id column, and scrolls ? down to the command', async () => {
     const dataDir = await useTempDir('median-dev-demo-small-');
-    const pane = await useTmux([process.execPath, CLI_PATH, 'demo', '--data-dir', dataDir, '--inspector-port', '0'], { width: 80, height: 24 });
+    const pane = await useTmux([process.execPath, CLI_PATH, 'demo', '--data-dir', dataDir, '--inspector-port', '0'], {
+      width: 80,
+      height: 24,
+      // The agent's pace is not what this test is about: a call row comes in 0.3 s, not 2 s.
+      env: { MEDIAN_DEV_DEMO_INTERVAL_MS: '300' },
+    });
     const command = `calls --data-dir ${dataDir} --env ${dataDir}/demo.env`;
 
     // The footer: the command on its own lines, whole when pasted.

@@ -18,7 +18,12 @@ describe('grey under tmux', () => {
     const dataDir = await useTempDir('median-dev-tui-colours-');
     const raw = join(dataDir, 'pane.raw');
     // The program waits for Enter, so the pipe is in place before it draws its first byte.
-    const pane = await useTmux(['sh', '-c', 'read go; exec env "TERM=$0" "$@"', term, process.execPath, CLI_PATH, 'demo', '--data-dir', dataDir, '--inspector-port', '0'], { width: 160, height: 40 });
+    const pane = await useTmux(['sh', '-c', 'read go; exec env "TERM=$0" "$@"', term, process.execPath, CLI_PATH, 'demo', '--data-dir', dataDir, '--inspector-port', '0'], {
+      width: 160,
+      height: 40,
+      // The agent's pace is not what this test is about: its first call row comes in 0.3 s, not 2 s.
+      env: { MEDIAN_DEV_DEMO_INTERVAL_MS: '300' },
+    });
     await pane.pipeRaw(raw);
     await pane.sendKeys('Enter');
     // A call row: its clock column is grey.
