@@ -9,7 +9,7 @@ import type { CliIo } from '../../../src/cli/cli-io.js';
 import { PassThrough } from 'node:stream';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const USER_DOCS = ['README.md', 'SECURITY.md', 'BENCHMARKS.md', 'docs/cli.md', 'docs/recordings.md', 'docs/saved-calls.md'];
+const USER_DOCS = ['README.md', 'SECURITY.md', 'BENCHMARKS.md', 'docs/cli.md', 'docs/recordings.md', 'docs/saved-calls.md', 'docs/frameworks.md', 'examples/frameworks/README.md'];
 
 function read(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');

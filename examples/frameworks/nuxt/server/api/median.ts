@@ -1,0 +1,10 @@
+// Nuxt 4 (Nitro): server/api/median.ts, with the two files in server/lib/.
+// nuxt dev reloads only .env (by restarting its server); median-dev writes .env.local by default,
+// so it restarts nuxt dev with the new MEDIAN_TOOLS_URL in its environment: process.env has it.
+import { exampleTools } from '../lib/example-tools';
+import { createMedianHandler } from '../lib/median-handler';
+
+const env = () => process.env;
+const median = createMedianHandler({ tools: exampleTools(env), env });
+
+export default defineEventHandler((event) => median(toWebRequest(event)));

@@ -1,0 +1,119 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SpawnedCli } from '../helpers/cli-harness.js';
+import { childPids, eventsOf, isEvent, useE2eWorld, waitForEventAfter, type E2eWorld } from '../helpers/e2e-world.js';
+import { FRAMEWORK_APPS, createFrameworkApp, type FrameworkApp } from './framework-apps.js';
+
+/**
+ * median-dev with each real framework's dev server, the route copied from
+ * examples/frameworks: first sync, calls answered through the tunnel, and
+ * a hostname change with `--restart-on-url-change auto`: the route then
+ * has the new MEDIAN_TOOLS_URL, and the dev server was left running or
+ * restarted as the policy says. Results in test/e2e/.results/frameworks.json.
+ */
+
+const RESULTS_FILE = fileURLToPath(new URL('../e2e/.results/frameworks.json', import.meta.url));
+/** MEDIAN_DEV_FRAMEWORKS=next,nuxt picks some (by example folder or name); default all. */
+const ONLY = process.env.MEDIAN_DEV_FRAMEWORKS?.split(',').map((s) => s.trim().toLowerCase());
+const APPS = FRAMEWORK_APPS.filter((app) => !ONLY || ONLY.some((o) => app.example === o || app.name.toLowerCase().includes(o)));
+
+interface FrameworkResult {
+  framework: string;
+  versions: Record<string, string>;
+  installSeconds: number;
+  recognised: string;
+  policy: 'left running' | 'restarted';
+  firstSyncSeconds: number;
+  healAfterReopenSeconds: number;
+  syncedAfterDropSeconds: number;
+  childPidKept: boolean;
+  routePidKept: boolean;
+  routeSeesNewUrl: boolean;
+}
+
+const results: FrameworkResult[] = [];
+const dirs: string[] = [];
+
+afterAll(async () => {
+  if (results.length > 0) {
+    await mkdir(dirname(RESULTS_FILE), { recursive: true });
+    await writeFile(RESULTS_FILE, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2)}\n`);
+  }
+  // The installed apps (node_modules, build folders) are large: removed whatever the tests did.
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** A signed `routeInfo` call through Median (the emulator) and the tunnel: recorded by the daemon, answered by the route. */
+async function routeInfo(world: E2eWorld, cli: SpawnedCli, toolsUrl: string): Promise<{ toolsUrl: string | null; pid: number }> {
+  const mark = cli.events().length;
+  const call = await world.emulator.callTool({ tool: 'routeInfo', input: {}, endpointUrl: toolsUrl });
+  expect(call).toMatchObject({ status: 200, verdict: { kind: 'answered' } });
+  expect(await waitForEventAfter(cli, mark, 'call', { toolCallId: call.toolCallId }, 20_000)).toMatchObject({ tool: 'routeInfo', signature: 'valid', verdict: 'answered' });
+  return (JSON.parse(call.body!) as { result: { toolsUrl: string | null; pid: number } }).result;
+}
+
+async function runFramework(app: FrameworkApp): Promise<FrameworkResult> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), `median-dev-${app.example}-`)));
+  dirs.push(dir);
+  const installed = await createFrameworkApp(app, dir);
+  const world = await useE2eWorld({ projectDir: dir });
+  const startedAt = Date.now();
+  const cli = world.start({
+    args: ['--restart-on-url-change', 'auto'],
+    childCommand: app.command(world.routePort),
+    env: { NEXT_TELEMETRY_DISABLED: '1', NUXT_TELEMETRY_DISABLED: '1' },
+  });
+  const synced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 170_000);
+  expect(synced.error ?? null).toBeNull();
+  const toolsUrl = synced.url as string;
+  const note = eventsOf(cli, 'log').find((e) => String(e.message).startsWith(`${app.recognisedAs} recognised:`));
+  expect(note, `the note that names ${app.recognisedAs}`).toBeDefined();
+
+  const before = await routeInfo(world, cli, toolsUrl);
+  expect(before.toolsUrl).toBe(toolsUrl);
+  const order = await world.emulator.callTool({ tool: 'orderStatus', input: { orderNumber: 'A1001' }, endpointUrl: toolsUrl });
+  expect(order).toMatchObject({ status: 200, verdict: { kind: 'answered' } });
+
+  const mark = cli.events().length;
+  const name = new URL(toolsUrl).hostname.split('.')[0]!;
+  const droppedAt = Date.now();
+  world.tunnelServer.refuseName(name);
+  world.tunnelServer.dropClient(name, { forget: true });
+  const healed = await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced' }, 120_000);
+  const newUrl = healed.url as string;
+  expect(newUrl).not.toBe(toolsUrl);
+  expect(healed.error ?? null).toBeNull();
+  const openAt = Date.parse(cli.events().slice(mark).find((e) => isEvent(e, 'tunnel', { state: 'open' }))!.at as string);
+  const after = await routeInfo(world, cli, newUrl);
+
+  const pids = childPids(cli);
+  const result: FrameworkResult = {
+    framework: app.name,
+    versions: installed.versions,
+    installSeconds: installed.installSeconds,
+    recognised: app.recognisedAs,
+    policy: app.restartsOnUrlChange ? 'restarted' : 'left running',
+    firstSyncSeconds: (Date.parse(synced.at as string) - startedAt) / 1000,
+    healAfterReopenSeconds: (Date.parse(healed.at as string) - openAt) / 1000,
+    syncedAfterDropSeconds: (Date.parse(healed.at as string) - droppedAt) / 1000,
+    childPidKept: pids.length === 1,
+    routePidKept: after.pid === before.pid,
+    routeSeesNewUrl: after.toolsUrl === newUrl,
+  };
+  results.push(result);
+  console.log(`${app.name}: ${JSON.stringify(result)}`);
+  expect(eventsOf(cli, 'error')).toEqual([]);
+  return result;
+}
+
+describe.each(APPS)('median-dev start with a real $name', (app) => {
+  it('first sync, calls answered, and after a hostname change the route has the new URL', async () => {
+    const result = await runFramework(app);
+    expect(result.routeSeesNewUrl).toBe(true);
+    expect(result.childPidKept).toBe(!app.restartsOnUrlChange);
+    if (!app.restartsOnUrlChange) expect(result.routePidKept).toBe(true);
+  });
+});
