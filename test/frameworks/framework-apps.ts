@@ -26,6 +26,8 @@ export interface FrameworkApp {
   compiledLib?: boolean;
   /** Extra files, path → text. */
   files?: Record<string, string>;
+  /** The example's config file that allows the tunnel's Host (Vite answers 403 to others): the test's domain is added. */
+  allowedHostsIn?: string;
   /** The dev server command, given the port it is to listen on. */
   command(port: number): string[];
   /** What the policy recognises it as (the note's first words). */
@@ -61,9 +63,9 @@ export const FRAMEWORK_APPS: readonly FrameworkApp[] = [
     example: 'sveltekit',
     packages: ['@sveltejs/kit@2', '@sveltejs/vite-plugin-svelte@6', 'svelte@5', 'vite@7'],
     libDir: 'src/lib',
+    allowedHostsIn: 'vite.config.ts',
     files: {
       'svelte.config.js': 'export default { kit: {} };\n',
-      'vite.config.js': "import { sveltekit } from '@sveltejs/kit/vite';\nimport { defineConfig } from 'vite';\nexport default defineConfig({ plugins: [sveltekit()] });\n",
       'src/app.html': '<!doctype html><html><head>%sveltekit.head%</head><body><div>%sveltekit.body%</div></body></html>\n',
     },
     command: (port) => [npx, 'vite', 'dev', '--port', String(port), '--host', '127.0.0.1', '--strictPort'],
@@ -75,8 +77,8 @@ export const FRAMEWORK_APPS: readonly FrameworkApp[] = [
     example: 'nuxt',
     packages: ['nuxt@~4.3.1'],
     libDir: 'server/lib',
+    allowedHostsIn: 'nuxt.config.ts',
     files: {
-      'nuxt.config.ts': 'export default defineNuxtConfig({ telemetry: false, devtools: { enabled: false } });\n',
       'app/app.vue': '<template><p>app</p></template>\n',
     },
     command: (port) => [npx, 'nuxt', 'dev', '--port', String(port), '--host', '127.0.0.1'],
@@ -105,8 +107,14 @@ export const FRAMEWORK_APPS: readonly FrameworkApp[] = [
 ];
 
 /** Builds the app in `dir` and installs its packages from the registry (the only step that needs the network). */
-export async function createFrameworkApp(app: FrameworkApp, dir: string): Promise<{ installSeconds: number; versions: Record<string, string> }> {
+export async function createFrameworkApp(app: FrameworkApp, dir: string, tunnelDomain: string): Promise<{ installSeconds: number; versions: Record<string, string> }> {
   await cp(join(EXAMPLES, app.example), dir, { recursive: true });
+  if (app.allowedHostsIn) {
+    const config = join(dir, app.allowedHostsIn);
+    const text = await readFile(config, 'utf8');
+    if (!text.includes("allowedHosts: ['.loca.lt']")) throw new Error(`${app.allowedHostsIn} no longer allows .loca.lt`);
+    await writeFile(config, text.replace("allowedHosts: ['.loca.lt']", `allowedHosts: ['.loca.lt', '.${tunnelDomain}']`));
+  }
   const lib = join(dir, app.libDir);
   await mkdir(lib, { recursive: true });
   for (const name of ['median-handler', 'example-tools']) {

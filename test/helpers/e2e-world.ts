@@ -58,6 +58,8 @@ export interface E2eWorldOptions {
   projectDir?: string;
   /** The loopback tunnel server's domain (a self-hosted server's, e.g. `lt.example.test`); default its own. */
   tunnelDomain?: string;
+  /** The emulator's time limits; default the short test ones (a real dev server compiling needs Median's own 10 s). */
+  emulatorLimits?: { syncTimeoutMs?: number; callTimeoutMs?: number };
 }
 
 /**
@@ -70,7 +72,7 @@ export async function useE2eWorld(options: E2eWorldOptions = {}): Promise<E2eWor
     throw new Error(`The e2e tests spawn the built CLI: run \`npx tsc -p .\` first (${CLI_PATH} or ${EXAMPLE_ROUTE} is missing).`);
   }
   const tunnelServer = await useTunnelServer(options.tunnelDomain ? { domain: options.tunnelDomain } : {});
-  const { emulator, client, clientWithKey } = await useEmulator({ resolve: (hostname) => tunnelServer.resolve(hostname) });
+  const { emulator, client, clientWithKey } = await useEmulator({ resolve: (hostname) => tunnelServer.resolve(hostname), ...(options.emulatorLimits ? { limits: options.emulatorLimits } : {}) });
   const projectDir = options.projectDir ?? (await useTempDir('median-dev-e2e-'));
   const dataDir = join(projectDir, '.median-dev');
   const envFile = join(projectDir, '.env.local');
