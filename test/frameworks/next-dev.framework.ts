@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpawnedCli } from '../helpers/cli-harness.js';
 import { childPids, eventsOf, isEvent, useE2eWorld, waitForEventAfter, type E2eWorld } from '../helpers/e2e-world.js';
+import { loseHostname } from './lose-hostname.js';
 import { createNextApp, forgetProject } from './next-app.js';
 
 /**
@@ -77,22 +78,7 @@ async function hostnameChange(world: E2eWorld, policy: 'auto' | 'always'): Promi
   const order = await world.emulator.callTool({ tool: 'orderStatus', input: { orderNumber: 'A1001' }, endpointUrl: toolsUrl });
   expect(order).toMatchObject({ status: 200, verdict: { kind: 'answered' } });
 
-  const mark = cli.events().length;
-  const name = new URL(toolsUrl).hostname.split('.')[0]!;
-  const droppedAt = Date.now();
-  world.tunnelServer.refuseName(name);
-  world.tunnelServer.dropClient(name, { forget: true });
-  const healed = await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced' }, 60_000);
-  const after = cli.events().slice(mark);
-  const at = (predicate: (e: Record<string, unknown>) => boolean) => {
-    const e = after.find(predicate);
-    return e ? Date.parse(e.at as string) : null;
-  };
-  const openAt = at((e) => isEvent(e, 'tunnel', { state: 'open' }))!;
-  const downAt = at((e) => isEvent(e, 'tunnel', { state: 'down' }));
-  const newUrl = healed.url as string;
-  expect(newUrl).not.toBe(toolsUrl);
-  expect(healed.error ?? null).toBeNull();
+  const { newUrl, droppedAt, openAt, downAt, syncedAt: healedAt } = await loseHostname(world, cli, toolsUrl, 60_000);
 
   const now = await whereAmI(world, cli, newUrl);
   const result: PolicyResult = {
@@ -100,8 +86,8 @@ async function hostnameChange(world: E2eWorld, policy: 'auto' | 'always'): Promi
     firstSyncSeconds: (syncedAt - startedAt) / 1000,
     tunnelDownSeconds: downAt === null ? null : (downAt - droppedAt) / 1000,
     tunnelOpenSeconds: (openAt - droppedAt) / 1000,
-    syncedSeconds: (Date.parse(healed.at as string) - droppedAt) / 1000,
-    healAfterReopenSeconds: (Date.parse(healed.at as string) - openAt) / 1000,
+    syncedSeconds: (healedAt - droppedAt) / 1000,
+    healAfterReopenSeconds: (healedAt - openAt) / 1000,
     samePid: now.pid === before.pid,
     // At request time, and at module scope: next dev evaluates the route module again after an env reload.
     routeSeesNewUrl: now.toolsUrl === newUrl && now.toolsUrlAtLoad === newUrl,
