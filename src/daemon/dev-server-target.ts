@@ -78,7 +78,11 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
 
   const state = (): TargetState => (phase() === 'finding' ? 'finding' : run?.isListening ? 'listening' : 'starting');
   const say = (message?: string, line?: string): void => {
-    options.emit({ event: 'target', url: phase() === 'finding' ? null : current, how, state: state(), ...(line ? { line } : {}), ...(message ? { message } : {}) });
+    const event: NewDaemonEvent = { event: 'target', url: phase() === 'finding' ? null : current, how, state: state(), ...(line ? { line } : {}), ...(message ? { message } : {}) };
+    // After the event that led to it (a `child` event is still being handed to the hub's other listeners).
+    queueMicrotask(() => {
+      if (!options.signal.aborted) options.emit(event);
+    });
   };
 
   function phase(): 'finding' | 'starting' | null {
