@@ -40,3 +40,23 @@ export async function driveClock(clock: ManualClock, options: DriveClockOptions)
     clock.advance(Math.min(left, clock.nextTimerIn() ?? left));
   }
 }
+
+/**
+ * `vi.waitFor(assertion)` on a manual clock: each poll that finds the
+ * assertion failing moves the clock on to its next timer, so real I/O gets a
+ * poll's time between two timers (the cruder cousin of driveClock, for when
+ * nothing tells whether real work is in flight).
+ */
+export async function waitForOnClock(clock: ManualClock, assertion: () => void, options: { timeout?: number } = {}): Promise<void> {
+  await vi.waitFor(
+    () => {
+      try {
+        assertion();
+      } catch (error) {
+        clock.advance(clock.nextTimerIn() ?? 0);
+        throw error;
+      }
+    },
+    { timeout: options.timeout ?? 10_000 },
+  );
+}

@@ -7,6 +7,7 @@ import { startTunnelKeeper } from '../../../src/daemon/tunnel-keeper.js';
 import type { DaemonFact, NewDaemonEvent } from '../../../src/events/index.js';
 import type { RegistrationFault, TunnelServer } from '../../../src/tunnel-server/index.js';
 import type { TunnelTuning } from '../../../src/daemon/tunnel-keeper.js';
+import { waitForOnClock } from '../../helpers/drive-clock.js';
 import { createManualClock, type ManualClock } from '../../helpers/manual-clock.js';
 import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
@@ -120,10 +121,7 @@ describe('the tunnel keeper when the server answers the re-registration badly', 
     server.setRegistrationFault(fault);
     server.dropClient(name, { forget: true });
     // The sockets' retries and the lost window run on the clock too: moved on a timer per poll until the loss.
-    await vi.waitFor(() => {
-      if (!facts.some((f) => f.type === 'tunnel.lost')) clock.advance(clock.nextTimerIn() ?? 0);
-      expect(facts.map((f) => f.type)).toContain('tunnel.lost');
-    }, WAIT);
+    await waitForOnClock(clock, () => expect(facts.map((f) => f.type)).toContain('tunnel.lost'));
     const registrationsBefore = server.stats().registrations;
     // The quick reopen (at most 200 ms), then each announced wait (rounded to 0.1 s: 100 ms more).
     clock.advance(200);

@@ -1,44 +1,60 @@
 import { describe, expect, it, vi } from 'vitest';
-import { useTunnelServer } from '../../helpers/use-tunnel-server.js';
-import { useOkApp, useTunnel } from '../../helpers/use-tunnel.js';
+import { createLocaltunnelProvider } from '../../../src/tunnel/index.js';
+import { waitForOnClock } from '../../helpers/drive-clock.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
+import { tunnelServerProbe, useTunnelServer } from '../../helpers/use-tunnel-server.js';
+import { FAST_PROVIDER, useOkApp, useTunnel } from '../../helpers/use-tunnel.js';
+
+/** A minute on the clock: far past every backoff, probe and lost window. */
+const A_MINUTE = 60_000;
 
 describe('startTunnel: close', () => {
-  it('close() leaves nothing: the server forgets the client and no reconnect follows', async () => {
+  it('close() leaves nothing: no timer on the clock, the server forgets the client and no reconnect follows', async () => {
+    const clock = createManualClock();
     const server = await useTunnelServer({ offlineGraceMs: 100 });
     const app = await useOkApp();
-    const tunnel = await useTunnel(server, app.port, { subdomain: 'closing' });
+    const tunnel = await useTunnel(server, app.port, {
+      subdomain: 'closing',
+      provider: createLocaltunnelProvider({ host: server.url, ...FAST_PROVIDER, clock }),
+      probe: tunnelServerProbe(server),
+      clock,
+    });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
+    expect(clock.pendingTimers()).toBeGreaterThan(0);
 
     await Promise.all([tunnel.handle.close(), tunnel.handle.close()]);
     expect(tunnel.handle.isOpen).toBe(false);
+    // The probe's look, the wake tick, the sockets' timers: all cancelled.
+    expect(clock.pendingTimers()).toBe(0);
     await vi.waitFor(() => expect(server.clients()).toEqual([]));
-    // Far longer than the 20–100 ms backoff: a reconnect would have registered by now.
-    await expect(
-      vi.waitFor(() => expect(server.stats().registrations).toBeGreaterThan(1), { timeout: 500 }),
-    ).rejects.toThrow();
+    clock.advance(A_MINUTE);
+    expect(server.stats().registrations).toBe(1);
     expect(tunnel.events.map((e) => e.type)).toEqual(['opened']);
   });
 
   it('close() while reopening stops the retries', async () => {
+    const clock = createManualClock();
     const server = await useTunnelServer();
     const app = await useOkApp();
-    const tunnel = await useTunnel(server, app.port, { subdomain: 'retrying' });
+    const tunnel = await useTunnel(server, app.port, { subdomain: 'retrying', provider: createLocaltunnelProvider({ host: server.url, ...FAST_PROVIDER, clock }), clock });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
     server.setRegistrationFault({ status: 500 });
     // Closed right when an attempt failed and the next one is only a timer,
     // so no registration is in flight and the count is exact.
-    const closed = new Promise<number>((resolve) => {
+    let after: number | undefined;
+    const closed = new Promise<void>((resolve) => {
       tunnel.handle.on('reopen-failed', () => {
-        const registrations = server.stats().registrations;
-        void tunnel.handle.close().then(() => resolve(registrations));
+        after = server.stats().registrations;
+        void tunnel.handle.close().then(resolve);
       });
     });
     server.dropClient('retrying', { forget: true });
-    const after = await closed;
+    await waitForOnClock(clock, () => expect(after).toBeDefined());
+    await closed;
     expect(after).toBeGreaterThanOrEqual(2);
-    await expect(
-      vi.waitFor(() => expect(server.stats().registrations).toBeGreaterThan(after), { timeout: 500 }),
-    ).rejects.toThrow();
+    expect(clock.pendingTimers()).toBe(0);
+    clock.advance(A_MINUTE);
+    expect(server.stats().registrations).toBe(after);
     expect(tunnel.events.filter((e) => e.type === 'reopen-failed')).toHaveLength(1);
   });
 });
