@@ -27,6 +27,9 @@ export interface DaemonProcess {
   /** SIGINT, then waits for the exit (SIGKILL after `graceMs`). Idempotent. */
   stop(graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stopMs: number; killed: boolean }>;
   stderrTail(): string;
+  /** performance.now() right before the spawn, and when the first event line (of any kind) came. */
+  spawnedAtMs: number;
+  firstEventAtMs(): number | undefined;
 }
 
 const MAX_OTHER_EVENTS = 200;
@@ -41,6 +44,8 @@ export async function startDaemonProcess(options: {
   maxOtherEvents?: number;
 }): Promise<DaemonProcess> {
   const maxOtherEvents = options.maxOtherEvents ?? MAX_OTHER_EVENTS;
+  const spawnedAtMs = performance.now();
+  let firstEventAtMs: number | undefined;
   const child: ChildProcess = spawn(process.execPath, [options.cliEntry, ...options.args], {
     cwd: options.cwd,
     env: options.env,
@@ -55,6 +60,7 @@ export async function startDaemonProcess(options: {
   let carry = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (text: string) => {
+    firstEventAtMs ??= text.includes('\n') ? performance.now() : undefined;
     const lines = (carry + text).split('\n');
     carry = lines.pop() ?? '';
     for (const line of lines) {
@@ -133,6 +139,8 @@ export async function startDaemonProcess(options: {
   return {
     pid: child.pid!,
     proxyUrl,
+    spawnedAtMs,
+    firstEventAtMs: () => firstEventAtMs,
     calls: () => ({ total, valid }),
     otherEvents: () => [...others],
     waitForCalls: (count, timeoutMs) => waitUntil(() => (total >= count ? true : undefined), timeoutMs, `${count} call events`).then(() => undefined),

@@ -30,6 +30,7 @@ import { runInspectorPaint } from './scenarios/inspector-paint.js';
 import { runTunnelBench } from './tunnel.js';
 import { runHealsBench } from './heals.js';
 import { runSavedCallsBench } from './saved-calls.js';
+import { runLookupsIdleStartupBench } from './lookups-idle-startup.js';
 import { medianBy } from './percentiles.js';
 import { forkServer } from './server-handle.js';
 
@@ -148,6 +149,8 @@ async function main(): Promise<number> {
     await runHealsBench({ root, isQuick, write: !args.has('--no-write'), log });
     // Scenario 9 as well: median-dev test on 1,000 saved calls.
     await runSavedCallsBench({ root, isQuick, write: !args.has('--no-write'), log });
+    // Scenario 10 too: show lookups on 100,000 records, start-up, and an idle daemon's wakeups.
+    await runLookupsIdleStartupBench({ root, isQuick, write: !args.has('--no-write'), log });
     const missed = checkTargets(results).filter((c) => !c.isMet);
     log(missed.length === 0 ? 'Every target met.' : `Targets missed: ${missed.map((c) => c.what).join('; ')}.`);
     // A missed target is a finding, not a failed run.

@@ -1,0 +1,94 @@
+/**
+ * `npm run bench:quiet` (and a part of `npm run bench`): `show` lookups on
+ * 100,000 records, the start-up time of `median-dev start`, and an idle
+ * daemon's wakeups and probe requests, in the default configuration (tunnel
+ * to the loopback tunnel server, inspector, dev server). Prints the results
+ * and rewrites its own section of BENCHMARKS.md.
+ *
+ *   node dist/bench/lookups-idle-startup.js [--quick] [--no-write]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSection } from './benchmarks-file.js';
+import { describeMachine, type MachineInfo } from './machine.js';
+import { median } from './percentiles.js';
+import { runIdleQuiet, type IdleQuietResult } from './scenarios/idle-quiet.js';
+import { runShowLookups, type ShowLookupsResult } from './scenarios/show-lookups.js';
+import { runStartUp, type StartUpResult } from './scenarios/start-up.js';
+
+const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
+export const LOOKUPS_IDLE_STARTUP_HEADING = '## Idle daemon, `show` lookups and start-up: measured';
+
+const ms = (values: number[]): string => values.map((v) => Math.round(v).toLocaleString('en')).join(', ');
+const med = (values: number[]): string => Math.round(median(values)).toLocaleString('en');
+const ratios = (a: number[], b: number[]): string => a.map((v, i) => (v / b[i]!).toFixed(2)).join(', ');
+const verdict = (isMet: boolean): string => (isMet ? 'met' : '**missed**');
+
+interface Results {
+  machine: MachineInfo;
+  loadAtEnd: number;
+  show: ShowLookupsResult;
+  startUp: StartUpResult;
+  idle: IdleQuietResult[];
+}
+
+export function formatLookupsIdleStartup(r: Results): string {
+  const { machine, show, startUp, idle } = r;
+  const showGoal = 150;
+  const wakeups = idle.map((i) => i.wakeupsPerSecond ?? Number.NaN);
+  const probes = idle.map((i) => i.probesPerMinute);
+  return [
+    `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}, ${machine.date}; load average (1 min) ${machine.loadAverage.toFixed(2)} at the start, ${r.loadAtEnd.toFixed(2)} at the end. The 2 cores are shared with other work, so the ratios to \`node -e 0\` measured in the same rounds say more than the absolute times.`,
+    '',
+    '| what | goal | median (runs) | ÷ `node -e 0` of the same round | |',
+    '| --- | --- | --- | --- | --- |',
+    `| \`show <toolCallId> --json\`, the oldest of ${show.storeRecords.toLocaleString('en')} records (${show.segments} segments) | < ${showGoal} ms | ${med(show.toolCallIdMs)} ms (${ms(show.toolCallIdMs)}) | ${ratios(show.toolCallIdMs, show.nodeMs)} | ${verdict(median(show.toolCallIdMs) < showGoal)} |`,
+    `| \`show <record id> --json\`, same record | < ${showGoal} ms | ${med(show.recordIdMs)} ms (${ms(show.recordIdMs)}) | ${ratios(show.recordIdMs, show.nodeMs)} | ${verdict(median(show.recordIdMs) < showGoal)} |`,
+    `| \`calls --json --limit 20\`, same store (for scale) | — | ${med(show.callsLimit20Ms)} ms (${ms(show.callsLimit20Ms)}) | ${ratios(show.callsLimit20Ms, show.nodeMs)} | |`,
+    `| \`node -e 0\` (the floor of any CLI run) | — | ${med(show.nodeMs)} ms (${ms(show.nodeMs)}) | 1 | |`,
+    `| \`start --json\` → first event | < 200 ms | ${med(startUp.firstEventMs)} ms (${ms(startUp.firstEventMs)}) | ${ratios(startUp.firstEventMs, startUp.nodeMs)} | ${verdict(median(startUp.firstEventMs) < 200)} |`,
+    `| \`start --json\` → endpoint synced (loopback tunnel server, emulator) | < 500 ms | ${med(startUp.syncedMs)} ms (${ms(startUp.syncedMs)}) | ${ratios(startUp.syncedMs, startUp.nodeMs)} | ${verdict(median(startUp.syncedMs) < 500)} |`,
+    `| idle ${Math.round(idle[0]?.idleSeconds ?? 0)} s after the sync: wakeups per second (context switches, all threads) | ≤ 1/s | ${wakeups.map((w) => w.toFixed(1)).join(', ')} | | ${verdict(wakeups.every((w) => w <= 1))} |`,
+    `| idle: probe requests through the tunnel server per minute | ≤ 2 | ${probes.map((p) => p.toFixed(1)).join(', ')} | | ${verdict(probes.every((p) => p <= 2.5))} |`,
+    '',
+    `**show.** The store was written by the real recorder, so each segment has its call index (\`calls-NNNNNN.idx\` beside it, src/recorder/call-index-file.ts): a lookup reads the indexes (about 95 bytes a record), then the one line it found, and checks it against the index. What \`show\` does in-process (findByToolCallId, then replaysOf) took ${show.inProcessMs.toFixed(1)} ms (median) and read ${show.inProcessLinesRead} segment lines itself; the rest of the CLI's time is Node's start-up and loading the CLI's modules (see start-up below). Before the index, both lookups scanned every segment (then \`replaysOf\` a second time): 1,951–3,611 ms at load 10–19.`,
+    '',
+    `**Start-up.** Spawn of \`median-dev start --json\` (default configuration; a fresh project, emulator and tunnel server per round) to its first \`--json\` line, and to the \`endpoint synced\` event; ${startUp.rounds} rounds. Where the time goes (\`--cpu-prof\` of \`start --json --tunnel none\` at load 15): loading and compiling the ~770 ES modules \`start\` imports took about 300 ms of the main thread before the first event, median-dev's own code about 50 ms; most of the rest is the main thread waiting for those files to be read (each module is one read through libuv's thread pool). \`calls\` and \`start --json\` already skip blessed, ws, chokidar (except \`calls -f\`) and http-proxy-3 where they can (test/e2e/cli/lazy-imports.test.ts); what is left is the graph of our own modules, which every part's \`index.ts\` pulls in whole. A single-file bundle was tried (rolldown, node_modules bundled too) and did not start \`show\` measurably faster at that load, so it was not kept.`,
+    '',
+    `**Idle.** As \`npm run bench:idle\`: probe requests are requests for the tunnel's public name reaching the tunnel server; wakeups are the daemon's context switches (all threads) from /proc. The proxy's silence sweep, the control channel's heartbeat and the inspector's live keepalive now run only while there is work (src/shared/work-interval.ts). What still wakes an idle daemon, traced with async_hooks (Timeout callbacks by the stack that made them): the emulator-approvals poll (a fetch to the emulator every 1.5 s, about 12 context switches each: most of what is left when the API is the emulator, as here; a real Median API is never polled), the wake detector's 2 s tick, the probe look every 5 s and the probe itself, and each of the 3 HTTP servers' 30 s connection check (Node's headers/request timeout enforcement). Without the approvals poll, the same daemon measured 1.9–2.2 wakeups/s (load 17–18).`,
+  ].join('\n');
+}
+
+export async function runLookupsIdleStartupBench(options: { root: string; isQuick: boolean; write: boolean; log(line: string): void }): Promise<Results> {
+  const machine = describeMachine();
+  const records = options.isQuick ? 10_000 : 100_000;
+  const rounds = options.isQuick ? 1 : 5;
+  options.log(`\n10. show lookups on ${records.toLocaleString('en')} records, start-up, idle daemon (${rounds} rounds)`);
+  const show = await runShowLookups({ root: options.root, records, rounds });
+  options.log(`  show <toolCallId> ${med(show.toolCallIdMs)} ms, show <rec id> ${med(show.recordIdMs)} ms, calls --limit 20 ${med(show.callsLimit20Ms)} ms, node -e 0 ${med(show.nodeMs)} ms`);
+  const startUp = await runStartUp({ root: options.root, rounds: options.isQuick ? 1 : 3 });
+  options.log(`  start → first event ${med(startUp.firstEventMs)} ms, → endpoint synced ${med(startUp.syncedMs)} ms`);
+  const idle: IdleQuietResult[] = [];
+  for (let run = 0; run < (options.isQuick ? 1 : 2); run += 1) {
+    idle.push(await runIdleQuiet({ projectDir: join(options.root, `idle-${run}`), idleMs: options.isQuick ? 10_000 : 60_000 }));
+    options.log(`  idle: ${idle.at(-1)!.wakeupsPerSecond?.toFixed(2)} wakeups/s, ${idle.at(-1)!.probesPerMinute.toFixed(1)} probes a minute`);
+  }
+  const results: Results = { machine, loadAtEnd: describeMachine().loadAverage, show, startUp, idle };
+  const report = formatLookupsIdleStartup(results);
+  options.log(`\n${LOOKUPS_IDLE_STARTUP_HEADING}\n\n${report}\n`);
+  if (options.write && !options.isQuick) await writeSection(BENCHMARKS_FILE, LOOKUPS_IDLE_STARTUP_HEADING, report);
+  return results;
+}
+
+const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (isMain) {
+  const args = new Set(process.argv.slice(2));
+  const root = await mkdtemp(join(tmpdir(), 'median-dev-bench-quiet-'));
+  try {
+    await runLookupsIdleStartupBench({ root, isQuick: args.has('--quick'), write: !args.has('--no-write'), log: (line) => console.log(line) });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
