@@ -18,7 +18,7 @@ const SHUTDOWN_GRACE_MS = 2_000;
 const RECENT_RELOAD_MS = 500;
 
 export interface ChildRestartPolicyOptions {
-  config: Pick<StartConfig, 'cwd' | 'target' | 'route' | 'dataDir' | 'keySource' | 'envFile' | 'restartOnUrlChange'>;
+  config: Pick<StartConfig, 'cwd' | 'target' | 'route' | 'dataDir' | 'keySource' | 'keyFile' | 'envFile' | 'restartOnUrlChange'>;
   command: string[];
   /** The daemon's own pid: the owner written beside the child's, so only a dead owner's child is ever reaped. */
   daemonPid: number;
@@ -89,6 +89,8 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
   /** `never`: the URL it was last told it keeps the old one for (said once per URL). */
   let keptFor: string | undefined;
   let lastReloadAt = Number.NEGATIVE_INFINITY;
+  /** The env file MEDIAN_KEY comes from (the start's, then each rotation's). */
+  let keyFile = config.keyFile;
   const reloadWaiters = new Set<() => void>();
 
   const decide = (): Promise<UrlChangeMode> =>
@@ -118,9 +120,13 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     command: options.command,
     cwd: config.cwd,
     env: () => {
-      // It loads the env file itself: a value in its environment would mask every reload (@next/env keeps those).
-      if (mode.kind === 'reloads') return withoutToolsUrl(options.baseEnv);
       const key = options.key();
+      // It loads the env file itself: a value in its environment would mask every reload (@next/env keeps those).
+      // A key from a file it does not read (Nuxt reads .env only) still reaches it, through its environment.
+      if (mode.kind === 'reloads') {
+        const keyUnread = config.keySource === 'env-file' && key && keyFile !== undefined && !isEnvFileReloadedBy(mode.server.reloads, keyFile, config.cwd);
+        return { ...withoutToolsUrl(options.baseEnv), ...(keyUnread ? { MEDIAN_KEY: key } : {}) };
+      }
       return buildChildEnv(options.baseEnv, options.vars.get(), childUrl, config.keySource === 'env-file' && key ? { MEDIAN_KEY: key } : {});
     },
     emit: (event) => {
@@ -239,6 +245,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       await startWith(mode.kind === 'keep' ? (keptFor ?? childUrl) : childUrl);
     },
     async followKey(source) {
+      keyFile = source;
       if (!child.isStarted) return;
       const current = await decide();
       if (current.kind === 'reloads' && child.isRunning && source !== undefined && isEnvFileReloadedBy(current.server.reloads, source, config.cwd)) {

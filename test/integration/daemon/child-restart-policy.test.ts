@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { updateProjectState, type RestartOnUrlChange } from '../../../src/config/index.js';
 import { createChildRestartPolicy } from '../../../src/daemon/child-restart-policy.js';
@@ -33,6 +33,8 @@ interface PolicySetup {
   /** The env file's text before the start (the file is `.env.local` in the project folder). */
   envFileText?: string;
   vars?: Record<string, string>;
+  /** The env file the key came from, given the project folder; default the env file. */
+  keyFile?: (dir: string) => string;
 }
 
 async function usePolicy(env: Record<string, string> = {}, setup: PolicySetup = {}) {
@@ -54,6 +56,7 @@ async function usePolicy(env: Record<string, string> = {}, setup: PolicySetup = 
         route: '/api/median',
         dataDir: join(dir, 'data'),
         keySource: 'env-file',
+        keyFile: setup.keyFile?.(dir) ?? envFile,
         envFile,
         restartOnUrlChange: setup.restartOnUrlChange ?? 'auto',
       },
@@ -192,6 +195,22 @@ describe('--restart-on-url-change', () => {
     // A key from a file it does not read (another folder's) reaches it only through a restart.
     await policy.followKey(join(setup.dir, 'config', '.env.local'));
     await vi.waitFor(() => expect(starts()).toBe(2), WAIT);
+  });
+
+  it('auto: a dev server left running still gets MEDIAN_KEY in its environment when the key is in a file it does not read', async () => {
+    // Named next dev (so it is left running), it prints whether MEDIAN_KEY reached its environment.
+    const asNextDev = async (dir: string) => {
+      const bin = join(dir, 'node_modules', 'next', 'dist', 'bin', 'next');
+      await mkdir(dirname(bin), { recursive: true });
+      await writeFile(bin, DEV_SERVER);
+      return [process.execPath, bin, 'dev'];
+    };
+    const unread = await usePolicy({}, { command: asNextDev, keyFile: (dir) => join(dir, 'config', '.env.local') });
+    await unread.policy.restartFor(A);
+    await vi.waitFor(() => expect(unread.output()).toContain('url=undefined key=set'), WAIT);
+    const read = await usePolicy({}, { command: asNextDev });
+    await read.policy.restartFor(A);
+    await vi.waitFor(() => expect(read.output()).toContain('url=undefined key=none'), WAIT);
   });
 
   it('auto: node --watch is recognised and restarted for a new URL and a new key (a real node --watch)', async () => {
