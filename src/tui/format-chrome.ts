@@ -72,12 +72,15 @@ export function headerLines(state: TuiState): StyledLine[] {
   return [first, second];
 }
 
-/** After the child: where it listens, or that it does not yet (what the proxy knows, at once). */
+/**
+ * After the child, short (the header is one line at 80 columns): that it does
+ * not listen yet (what the proxy knows, at once), then where, when it was found from it.
+ */
 function targetSegments(target: TuiState['daemon']['target']): StyledLine {
   if (!target) return [];
-  if (target.state === 'finding') return [seg(' · starting, not said where it listens yet', 'yellow')];
-  if (target.state === 'starting') return [seg(` · starting, not listening yet at ${target.url ?? '?'}`, 'yellow')];
-  return [seg(` · ${target.url ?? ''}`, 'gray')];
+  if (target.state !== 'listening') return [seg(' · not listening yet', 'yellow')];
+  if ((target.how !== 'announced' && target.how !== 'listening') || target.url === null) return [];
+  return [seg(` · ${new URL(target.url).host}`, 'gray')];
 }
 
 export function formatHeader(state: TuiState): string {

@@ -15,18 +15,21 @@ const running = (): TuiState =>
 describe('what the header says about the dev server’s address', () => {
   it('says at once that it is starting and where it does not listen yet, then where it listens', () => {
     const finding = run(running(), event({ event: 'target', at: 't', url: null, how: 'default', state: 'finding' }));
-    expect(formatHeader(finding)).toContain('child running pid 42 · starting, not said where it listens yet');
+    expect(formatHeader(finding)).toContain('child running pid 42 · not listening yet');
     const found = run(finding, event({ event: 'target', at: 't', url: 'http://localhost:5173', how: 'announced', state: 'starting', message: 'The dev server announced http://localhost:5173.' }));
-    expect(formatHeader(found)).toContain('starting, not listening yet at http://localhost:5173');
+    expect(formatHeader(found)).toContain('child running pid 42 · not listening yet');
     expect(found.flash?.text).toBe('The dev server announced http://localhost:5173.');
     const up = run(found, event({ event: 'target', at: 't', url: 'http://localhost:5173', how: 'announced', state: 'listening' }));
-    expect(formatHeader(up)).toContain('child running pid 42 · http://localhost:5173');
+    expect(formatHeader(up)).toContain('child running pid 42 · localhost:5173');
     expect(formatHeader(up)).not.toContain('not listening');
   });
 
   it('a client that attaches later gets it from the snapshot', () => {
     const snapshot = makeSnapshot([], { child: { state: 'running', pid: 7 }, target: { url: 'http://127.0.0.1:3000', how: 'flag', state: 'starting' } });
-    expect(formatHeader(run(initialState({ width: 160, height: 30 }), { type: 'snapshot', snapshot }))).toContain('not listening yet at http://127.0.0.1:3000');
+    expect(formatHeader(run(initialState({ width: 160, height: 30 }), { type: 'snapshot', snapshot }))).toContain('child running pid 7 · not listening yet');
+    const named = makeSnapshot([], { child: { state: 'running', pid: 7 }, target: { url: 'http://127.0.0.1:3000', how: 'flag', state: 'listening' } });
+    // A --target the user named is not repeated in the header once it listens.
+    expect(formatHeader(run(initialState({ width: 160, height: 30 }), { type: 'snapshot', snapshot: named }))).not.toContain('127.0.0.1:3000');
   });
 
   it('the plain log says it when there is something to say, not on every state', () => {
