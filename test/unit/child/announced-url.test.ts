@@ -53,6 +53,8 @@ describe('the address a dev server announces', () => {
     ['a URL in a message that announces nothing', 'fetch failed: http://localhost:9999/thing'],
     ['the Node inspector', 'Debugger listening on ws://127.0.0.1:9229/0f1c'],
     ['an empty line', ''],
+    ["Vite's taken port", 'Port 5173 is in use, trying another one...'],
+    ["Nuxt's DevTools hint", '  ➜ DevTools: press Shift + Option + D in the browser (v2.6.5)'],
   ])('not %s', (_name, line) => {
     expect(findAnnouncedUrl(line)).toBeUndefined();
   });
