@@ -1,10 +1,9 @@
 import { startTunnelServer, type TunnelServer } from '../tunnel-server/index.js';
 import type { TunnelDomain } from '../emulator/index.js';
 import { UserError, errorCode } from '../shared/errors.js';
+import { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT } from './emulate-tunnel-defaults.js';
 
-/** `emulate --with-tunnel-server`: where its localtunnel server listens by default, and the domain its tunnels live under. */
-export const EMULATE_TUNNEL_SERVER_PORT = 4180;
-export const EMULATE_TUNNEL_DOMAIN = 'lt.median.test';
+export { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT };
 
 /**
  * The loopback localtunnel server `emulate --with-tunnel-server` runs beside

@@ -5,7 +5,7 @@ import { DEFAULTS } from '../config/index.js';
 import { withStartOptions } from './start-options.js';
 import { commandHandlers, type CommandHandlers } from './command-handlers.js';
 
-import { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT } from './emulate-tunnel-server.js';
+import { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT } from './emulate-tunnel-defaults.js';
 import { VERSION } from './version.js';
 
 export { VERSION };

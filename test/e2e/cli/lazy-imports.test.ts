@@ -28,6 +28,16 @@ describe('median-dev: each command loads only what it uses', () => {
     for (const name of ['blessed', 'ws', 'chokidar', 'http-proxy-3']) expect(loaded.has(name), name).toBe(false);
   }, 30_000);
 
+  it('show loads none of the tunnel server, the tunnel or the daemon', async () => {
+    const dir = await useTempDir('median-dev-lazy-show-');
+    const file = join(dir, 'imports.txt');
+    const cli = spawnCli(['show', 'call_nobody', '--json', '--no-env-file', '--data-dir', join(dir, 'data')], { cwd: dir, env: recordingEnv(file) });
+    expect(await cli.exited).toBe(1);
+    const text = await readFile(file, 'utf8');
+    expect(text).toContain('/src/recorder/'); // the hook did record
+    for (const part of ['tunnel-server', 'tunnel', 'daemon', 'proxy']) expect(text.includes(`/src/${part}/`), part).toBe(false);
+  }, 30_000);
+
   it('start --json never loads blessed', async () => {
     const world = await useE2eWorld();
     const file = join(world.projectDir, 'imports.txt');
