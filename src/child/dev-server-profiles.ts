@@ -61,22 +61,6 @@ export const SVELTEKIT_DEV: DevServerProfile = Object.freeze({
   }),
 });
 
-/**
- * Nuxt 4.3 (`nuxt dev`): reads `.env` only. A change to it restarts its
- * server process (the `nuxt dev` process stays), which prints `➜ Local:`
- * again and `Nuxt Nitro server built` once it answers (~4–12 s here); its
- * process.env then has the new value. `.env.local` and the others: ignored.
- */
-export const NUXT_DEV: DevServerProfile = Object.freeze({
-  name: 'nuxt dev',
-  reloads: Object.freeze({
-    envFiles: Object.freeze(['.env']),
-    isReloadLine: (line: string) => /Nuxt Nitro server built\b/.test(line),
-    waitMs: 30_000,
-    how: 'by restarting its server process',
-  }),
-});
-
 /** A dev server that never rereads env files: restarted, for `reason`. */
 const restarted = (name: string, reason = 'it restarts when your code changes but never rereads env files'): DevServerProfile => Object.freeze({ name, restartReason: reason });
 
@@ -86,6 +70,15 @@ export const NODE_WATCH = restarted('node --watch');
 export const NODEMON = restarted('nodemon');
 /** tsx watch 4: restarts when an imported file changes, never for an env file. */
 export const TSX_WATCH = restarted('tsx watch');
+
+/**
+ * Nuxt 4.3 (`nuxt dev`): reads `.env` only; a change to it restarts its
+ * server process, but that process inherits the environment `nuxt dev` read
+ * `.env` into when it started, which wins over the file: a value that was in
+ * `.env` at its start never changes (seen with median-dev: the route kept
+ * the first tunnel URL). Only a value new since its start is picked up.
+ */
+export const NUXT_DEV = restarted('nuxt dev', 'its server restarts when .env changes but keeps the values nuxt dev read at its start');
 
 /**
  * Astro 5.18 (`astro dev`): restarts itself in the same process when one of

@@ -79,7 +79,7 @@ async function runFramework(app: FrameworkApp): Promise<FrameworkResult> {
   const installed = await createFrameworkApp(app, dir, TUNNEL_DOMAIN);
   const startedAt = Date.now();
   // No --target: median-dev finds the dev server from what it announces (or the port it opens).
-  const args = withoutTarget(world.startArgs(['--restart-on-url-change', 'auto']));
+  const args = withoutTarget(world.startArgs(['--restart-on-url-change', 'auto', ...(app.startArgs?.(dir) ?? [])]));
   const env = { PORT: String(world.routePort), HOST: '127.0.0.1', MEDIAN_API_URL: world.emulator.url, NEXT_TELEMETRY_DISABLED: '1', NUXT_TELEMETRY_DISABLED: '1' };
   const cli = spawnCli([...args, '--', ...app.command(world.routePort)], { cwd: dir, env }); // stopped when the test ends
   const synced = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 170_000);

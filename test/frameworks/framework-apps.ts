@@ -33,6 +33,8 @@ export interface FrameworkApp {
   /** What the policy recognises it as (the note's first words). */
   recognisedAs: string;
   restartsOnUrlChange: boolean;
+  /** More `start` flags, given the app folder (another env file). */
+  startArgs?: (dir: string) => string[];
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -82,6 +84,20 @@ export const FRAMEWORK_APPS: readonly FrameworkApp[] = [
       'app/app.vue': '<template><p>app</p></template>\n',
     },
     command: (port) => [npx, 'nuxt', 'dev', '--port', String(port), '--host', '127.0.0.1'],
+    recognisedAs: 'nuxt dev',
+    restartsOnUrlChange: true,
+  },
+  {
+    name: 'Nuxt 4 (--env-file .env)',
+    example: 'nuxt',
+    packages: ['nuxt@~4.3.1'],
+    libDir: 'server/lib',
+    allowedHostsIn: 'nuxt.config.ts',
+    // Node 20 itself reads a --env-file anywhere in its argv, after the script too, and exits when it is missing.
+    files: { 'app/app.vue': '<template><p>app</p></template>\n', '.env': '# Nuxt reads this one\n' },
+    command: (port) => [npx, 'nuxt', 'dev', '--port', String(port), '--host', '127.0.0.1'],
+    // The one file Nuxt reloads: still restarted, since its reloaded server keeps the values nuxt dev started with.
+    startArgs: (dir) => ['--env-file', join(dir, '.env')],
     recognisedAs: 'nuxt dev',
     restartsOnUrlChange: true,
   },

@@ -82,10 +82,7 @@ describe('recogniseDevServer', () => {
     expect(kit.isReloadLine('12:15:26 PM [vite] server restarted.')).toBe(true);
     expect(kit.isReloadLine('12:15:26 PM [vite] .env.local changed, restarting server...')).toBe(false);
     expect(kit.readWith).toBe('$env/dynamic/private');
-    const nuxt = recogniseDevServer(['nuxt', 'dev'], PLAIN)!.reloads!;
-    expect(nuxt.isReloadLine('[nitro] ✔ Nuxt Nitro server built in 3206ms')).toBe(true);
-    expect(nuxt.envFiles).toEqual(['.env']);
-    for (const command of [['node', '--watch', 'a.js'], ['nodemon', 'a.js'], ['tsx', 'watch', 'a.ts'], ['astro', 'dev']]) {
+    for (const command of [['nuxt', 'dev'], ['node', '--watch', 'a.js'], ['nodemon', 'a.js'], ['tsx', 'watch', 'a.ts'], ['astro', 'dev']]) {
       const profile = recogniseDevServer(command, PLAIN)!;
       expect(profile.reloads).toBeUndefined();
       expect(profile.restartReason).toBeTruthy();
@@ -95,7 +92,6 @@ describe('recogniseDevServer', () => {
 
 describe('isEnvFileReloadedBy', () => {
   const next = recogniseDevServer(['next', 'dev'], PLAIN)!.reloads!;
-  const nuxt = recogniseDevServer(['nuxt', 'dev'], PLAIN)!.reloads!;
   const cwd = join('/', 'app');
   it.each([
     [join(cwd, '.env.local'), true],
@@ -107,10 +103,5 @@ describe('isEnvFileReloadedBy', () => {
     [join(cwd, 'median.env'), false],
   ])('next dev: %s → %s', (file, expected) => {
     expect(isEnvFileReloadedBy(next, file, cwd)).toBe(expected);
-  });
-
-  it('nuxt dev reloads .env only', () => {
-    expect(isEnvFileReloadedBy(nuxt, join(cwd, '.env'), cwd)).toBe(true);
-    expect(isEnvFileReloadedBy(nuxt, join(cwd, '.env.local'), cwd)).toBe(false);
   });
 });

@@ -61,20 +61,12 @@ describe('decideUrlChangeMode', () => {
     expect(decision.note).toContain('$env/dynamic/private');
   });
 
-  it('auto: nuxt dev reloads .env only: restarted for .env.local, left running for .env', async () => {
-    const cwd = await useProject({ dev: 'nuxt dev' });
-    const local = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env.local') });
-    expect(local.mode.kind).toBe('restart');
-    expect(local.note).toContain('nuxt dev recognised: it reloads .env by itself, but');
-    const dotenv = await decideUrlChangeMode({ policy: 'auto', command: ['npm', 'run', 'dev'], cwd, envFile: join(cwd, '.env') });
-    expect(dotenv.mode).toMatchObject({ kind: 'reloads', server: { name: 'nuxt dev' } });
-  });
-
   it.each([
     [['node', '--watch', 'server.js'], 'node --watch'],
     [['npx', 'nodemon', 'server.js'], 'nodemon'],
     [['npx', 'tsx', 'watch', 'src/index.ts'], 'tsx watch'],
     [['npx', 'astro', 'dev'], 'astro dev'],
+    [['npx', 'nuxt', 'dev'], 'nuxt dev'],
   ])('auto: %j is recognised and restarted, and the note says why', async (command, name) => {
     const cwd = await useProject({});
     const decision = await decideUrlChangeMode({ policy: 'auto', command, cwd, envFile: join(cwd, '.env.local') });
