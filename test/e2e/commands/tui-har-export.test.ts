@@ -10,13 +10,7 @@ describe('x in the terminal UI', () => {
   it('writes the HAR into the data dir, oldest first, with the URLs the calls really had', async () => {
     const project = await useTempDir('median-dev-har-project-');
     const dataDir = await useTempDir('median-dev-har-data-');
-    const pane = await useTmux([process.execPath, CLI_PATH, 'demo', '--data-dir', dataDir, '--inspector-port', '0'], {
-      width: 200,
-      height: 40,
-      cwd: project,
-      // The agent's pace is not what this test is about: four calls in about a second, not eight.
-      env: { MEDIAN_DEV_DEMO_INTERVAL_MS: '300' },
-    });
+    const pane = await useTmux([process.execPath, CLI_PATH, 'demo', '--data-dir', dataDir, '--inspector-port', '0'], { width: 200, height: 40, cwd: project });
     // A few of the agent's calls through the tunnel (the manifest read and connect come first).
     await vi.waitFor(async () => expect(await pane.text()).toMatch(/ of [4-9]\d* /), { timeout: 30_000, interval: 200 });
     await pane.sendKeys('x');
