@@ -52,6 +52,7 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
         readyTimeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
         signal: options.signal,
         ...(options.targetWatch ? { targetWatch: options.targetWatch } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
       }),
     autoFix: config.autoFix,
     emit: options.emit,

@@ -1,6 +1,7 @@
 import type { RouteConnectOutcome } from '../endpoints/index.js';
 import { parseRetryAfter } from '../median/index.js';
 import { pause } from '../shared/delay.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { reconnectDelayMs, type BackoffOptions } from '../tunnel/index.js';
 import type { TargetWatch } from './target-watch.js';
 
@@ -17,6 +18,8 @@ export interface RouteOpenerOptions {
   signal?: AbortSignal;
   /** Told when our proxy found nothing at --target for TARGET_SILENT_AFTER_MS, and when it answers. */
   targetWatch?: TargetWatch;
+  /** What the waits between tries, the per-try timeout and the readiness deadline run on (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 
@@ -28,7 +31,8 @@ export interface RouteOpenerOptions {
  * dev server is not opened every couple of seconds (each try is recorded).
  */
 export async function openRouteWithKey(options: RouteOpenerOptions): Promise<RouteConnectOutcome> {
-  const startedAt = Date.now();
+  const clock = options.clock ?? systemClock;
+  const startedAt = clock.now();
   const deadline = startedAt + options.readyTimeoutMs;
   let attempt = 0;
   let lastReason = 'the dev server is not answering';
@@ -36,13 +40,21 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
     const key = options.key();
     if (!key) return { kind: 'unreachable', reason: 'no MEDIAN_KEY is set' };
     try {
-      const timeout = AbortSignal.timeout(options.requestTimeoutMs ?? 15_000);
-      const response = await fetch(options.url, {
-        headers: { authorization: `Bearer ${key}`, 'user-agent': 'median-dev' },
-        signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
-        redirect: 'manual',
-      });
-      const text = await response.text();
+      const timeoutAbort = new AbortController();
+      const timeout = timeoutAbort.signal;
+      const timer = clock.setTimer(() => timeoutAbort.abort(new DOMException('The operation timed out.', 'TimeoutError')), options.requestTimeoutMs ?? 15_000);
+      let response: Response;
+      let text: string;
+      try {
+        response = await fetch(options.url, {
+          headers: { authorization: `Bearer ${key}`, 'user-agent': 'median-dev' },
+          signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+          redirect: 'manual',
+        });
+        text = await response.text();
+      } finally {
+        timer.cancel();
+      }
       let body: unknown = null;
       try {
         body = JSON.parse(text);
@@ -55,18 +67,18 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
       if (!isOurProxyGap) {
         options.targetWatch?.answered();
         // A route that passes Median's Retry-After on (a 429) sets how long the daemon waits before opening it again.
-        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+        const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), clock.now());
         return { kind: 'answer', status: response.status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
       }
       lastReason = 'the dev server is not answering';
-      options.targetWatch?.unreachable('the connection was refused, or nothing listens there', Date.now() - startedAt, false);
+      options.targetWatch?.unreachable('the connection was refused, or nothing listens there', clock.now() - startedAt, false);
     } catch (error) {
       lastReason = error instanceof Error ? error.message : String(error);
     }
     const wait = reconnectDelayMs(attempt, options.backoff);
     attempt += 1;
-    if (Date.now() + wait > deadline) break;
-    await pause(wait, options.signal);
+    if (clock.now() + wait > deadline) break;
+    await pause(wait, options.signal, clock);
   }
   return { kind: 'unreachable', reason: lastReason };
 }
