@@ -47,8 +47,9 @@ describe('item 12: temp files of a killed env-file write', () => {
 
     const second = spawnCli(startArgs(dataDir), { cwd: dir });
     await second.waitForEvent((e) => e.event === 'tools-url');
-    const left = [...(await readdir(dir)), ...(await readdir(dataDir))].filter((name) => TEMP.test(name));
     await second.stop();
+    // Read once the second daemon has stopped: its own atomic writes (state.json, control.json) are renamed by then.
+    const left = [...(await readdir(dir)), ...(await readdir(dataDir))].filter((name) => TEMP.test(name));
 
     expect(seenBeside).toEqual([]);
     expect(left).toEqual([]);

@@ -120,7 +120,14 @@ describe('emulator: traffic generator', () => {
     }
     const calls: EmulatedCall[] = [];
     const traffic = emulator.startTraffic({ intervalMs: 10, onCall: (call) => calls.push(call) });
-    await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(12), { timeout: 5_000, interval: 20 });
+    // Visitors are picked at random and a conversation goes on 70 % of the time: wait until both kinds came.
+    await vi.waitFor(
+      () => {
+        expect(calls.length).toBeGreaterThanOrEqual(12);
+        expect(new Set(calls.map((c) => c.visitor.verified)).size).toBe(2);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     traffic.stop();
     const seen = calls.length;
 
