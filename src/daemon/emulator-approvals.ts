@@ -3,9 +3,14 @@ import { MedianDevError, UserError, receivedErrorCode } from '../shared/errors.j
 import { systemClock, type Clock, type ClockTimer } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
-/** How often the emulator's held calls are asked for: a held call shows within this. */
+/**
+ * The pause before asking again after an error, or between asks to an older
+ * emulator that answers without a `version` (no long poll there).
+ */
 export const APPROVAL_POLL_MS = 1_500;
-/** One request to the emulator: it answers at once (an approval's run has the route's 10 s and more). */
+/** How long the emulator holds one ask when nothing changes (its cap is 25 s). */
+export const APPROVAL_WAIT_S = 25;
+/** One request to the emulator beyond its wait (an approval's run has the route's 10 s and more). */
 const REQUEST_TIMEOUT_MS = 5_000;
 const DECISION_TIMEOUT_MS = 30_000;
 
@@ -16,6 +21,8 @@ export interface EmulatorApprovalsOptions {
   key(): string | undefined;
   clock?: Clock;
   intervalMs?: number;
+  /** Seconds the emulator holds an ask until the list changes; default 25. */
+  waitS?: number;
   emit(event: NewDaemonEvent): void;
   logger: Logger;
 }
@@ -39,15 +46,19 @@ export function isLoopbackApi(apiUrl: string): boolean {
 }
 
 /**
- * The built-in emulator's held approvals, for the TUI and the inspector:
- * polls `GET /v1/emulator/approvals?state=pending` on the clock while the API
- * is the emulator, and emits `emulator-approvals` when the list changed. An
- * API off this machine is never asked; one that answers 404 there is not the
- * emulator, and polling stops. Decisions go to the emulator's approve/deny.
+ * The built-in emulator's held approvals, for the TUI and the inspector: a
+ * long poll of `GET /v1/emulator/approvals?state=pending&since=<version>&wait=25`
+ * while the API is the emulator (the emulator answers when the list changes,
+ * or empty-handed at the wait's end), asked again right after each answer and
+ * `intervalMs` after an error, on the clock; it emits `emulator-approvals`
+ * when the list changed. An API off this machine is never asked; one that
+ * answers 404 there is not the emulator, and asking stops. Decisions go to
+ * the emulator's approve/deny.
  */
 export function startEmulatorApprovals(options: EmulatorApprovalsOptions): EmulatorApprovals {
   const clock = options.clock ?? systemClock;
   const intervalMs = options.intervalMs ?? APPROVAL_POLL_MS;
+  const waitS = options.waitS ?? APPROVAL_WAIT_S;
   const base = options.apiUrl.replace(/\/+$/, '');
   const isLocal = isLoopbackApi(base);
   const inFlight = new Set<AbortController>();
@@ -55,7 +66,10 @@ export function startEmulatorApprovals(options: EmulatorApprovalsOptions): Emula
   let isClosed = false;
   let isEmulator: boolean | undefined = isLocal ? undefined : false;
   let shown = '[]';
+  /** The list's version the emulator last gave: the next long poll waits past it. */
+  let version: number | undefined;
   let polling: Promise<void> | undefined;
+  let watching: Promise<void> | undefined;
 
   async function request(method: 'GET' | 'POST', path: string, timeoutMs: number, body?: unknown): Promise<{ status: number; body: Record<string, unknown> | undefined }> {
     const key = options.key();
@@ -91,37 +105,58 @@ export function startEmulatorApprovals(options: EmulatorApprovalsOptions): Emula
     options.emit({ event: 'emulator-approvals', approvals });
   }
 
-  async function pollOnce(): Promise<void> {
-    if (isClosed || isEmulator === false || !options.key()) return;
+  /** One ask; `again` when the emulator long-polls (ask again now), `later` after an error or an older emulator. */
+  async function ask(wait: number): Promise<'again' | 'later' | 'stop'> {
+    if (isClosed || isEmulator === false) return 'stop';
+    if (!options.key()) return 'later';
+    const held = wait > 0 && version !== undefined ? `&since=${version}&wait=${wait}` : '';
     let answer: Awaited<ReturnType<typeof request>>;
     try {
-      answer = await request('GET', '/v1/emulator/approvals?state=pending', REQUEST_TIMEOUT_MS);
+      answer = await request('GET', `/v1/emulator/approvals?state=pending${held}`, (held ? wait * 1_000 : 0) + REQUEST_TIMEOUT_MS);
     } catch (error) {
-      // Nothing answers (the emulator not up yet, or gone): ask again next time.
+      // Nothing answers (the emulator not up yet, or gone), or close() aborted it: ask again after a pause.
       options.logger.debug(`emulator approvals: ${error instanceof Error ? error.message : String(error)}`);
-      return;
+      return 'later';
     }
-    if (isClosed) return;
+    if (isClosed) return 'stop';
     const list = answer.body?.approvals;
     if (answer.status === 404 || (answer.status === 200 && !Array.isArray(list))) {
       isEmulator = false; // a Median API without the emulator's extensions
-      return;
+      return 'stop';
     }
-    if (answer.status !== 200 || !Array.isArray(list)) return;
+    if (answer.status !== 200 || !Array.isArray(list)) return 'later';
     isEmulator = true;
+    const answered = answer.body?.version;
+    if (typeof answered !== 'number') {
+      publish(list.filter(isApproval).map(approvalOf));
+      return 'later'; // an older emulator: no long poll, asked on the interval
+    }
+    // Taken as it is, even when lower (a restarted emulator): a stale one is answered at once by the next ask.
+    version = answered;
     publish(list.filter(isApproval).map(approvalOf));
+    return 'again';
   }
 
   function poll(): Promise<void> {
-    polling ??= pollOnce().finally(() => (polling = undefined));
+    polling ??= ask(0)
+      .then(() => undefined)
+      .finally(() => (polling = undefined));
     return polling;
+  }
+
+  function watch(): void {
+    timer = undefined;
+    if (isClosed || isEmulator === false) return;
+    watching = ask(waitS).then((next) => {
+      watching = undefined;
+      if (next === 'again') watch();
+      else if (next === 'later') schedule(intervalMs);
+    });
   }
 
   function schedule(ms: number): void {
     if (isClosed || isEmulator === false) return;
-    timer = clock.setTimer(() => {
-      void poll().finally(() => schedule(intervalMs));
-    }, ms);
+    timer = clock.setTimer(watch, ms);
   }
   if (isLocal) schedule(0);
 
@@ -149,7 +184,7 @@ export function startEmulatorApprovals(options: EmulatorApprovalsOptions): Emula
       isClosed = true;
       timer?.cancel();
       for (const abort of inFlight) abort.abort(new MedianDevError('daemon_closed', 'The daemon is closing.'));
-      await polling?.catch(() => undefined);
+      await Promise.all([polling?.catch(() => undefined), watching]);
     },
   };
 }

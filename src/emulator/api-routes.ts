@@ -40,14 +40,14 @@ const COLLECTION = '/v1/tool-endpoints';
 export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { registry } = options;
 
-  async function route(req: IncomingMessage): Promise<Reply> {
+  async function route(req: IncomingMessage, signal: AbortSignal): Promise<Reply> {
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/\/+$/, '') || '/';
     if (path !== '/v1' && !path.startsWith('/v1/')) throw notFound(method, path);
     const callerKey = assertApiKey(req.headers.authorization, options.keys);
     if (path === EMULATOR_PREFIX || path.startsWith(`${EMULATOR_PREFIX}/`)) {
-      return options.extensions.handle(method, path, method === 'POST' ? await readJson(req) : {}, callerKey, url.searchParams);
+      return options.extensions.handle(method, path, method === 'POST' ? await readJson(req) : {}, callerKey, url.searchParams, signal);
     }
 
     if (path === COLLECTION) {
@@ -136,7 +136,10 @@ export function createApiHandler(options: ApiRoutesOptions): (req: IncomingMessa
   }
 
   return (req, res) => {
-    route(req).then(
+    // The asker went away before the answer (a long poll aborted): what waits for it stops waiting.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    route(req, gone.signal).then(
       (reply) => send(res, reply),
       (error: unknown) => {
         if (error instanceof ApiError) {

@@ -1,6 +1,7 @@
 import { CALL_MESSAGES, checkInputAgainstSchema, RUN_INPUT_MESSAGES, RUN_MESSAGES, type Visitor } from '../median/index.js';
 import { everyOnClock, MedianDevError, type Clock, type ClockTimer, type Logger } from '../shared/index.js';
 import { coded, didNotRun, runError, type ApprovalRequest, type ApprovedRunFault, type ApproveOptions, type ReviewerDecision, type TeammateRun } from './approval-types.js';
+import { createApprovalChanges } from './approval-changes.js';
 import type { Conversations } from './conversations.js';
 import type { EmulatorLimits } from './emulator-limits.js';
 import type { EndpointRecord, EndpointRegistry } from './endpoint-registry.js';
@@ -27,6 +28,7 @@ export function createApprovals(options: ApprovalsOptions) {
   /** Runs sent whose result never reported (fault `no-result`), for the hourly check. */
   const silent = new Map<string, { request: ApprovalRequest | undefined; call: EmulatedCall; sentAt: number }>();
   const iso = (): string => new Date(clock.now()).toISOString();
+  const changes = createApprovalChanges(clock);
 
   const later = (ms: number, run: () => void): void => {
     const timer = clock.setTimer(() => {
@@ -77,6 +79,7 @@ export function createApprovals(options: ApprovalsOptions) {
     request.state = 'expired';
     request.expiredBecause = why;
     delete request.waitingFor;
+    changes.changed();
     conversations.note(request.conversationId, {
       kind: 'expired',
       text: why === 'conversation-ended' ? RUN_MESSAGES.expiredConversationEnded : RUN_MESSAGES.expiredNoDecision,
@@ -136,6 +139,7 @@ export function createApprovals(options: ApprovalsOptions) {
     request.decidedBy = approvedBy;
     request.decidedAt = iso();
     delete request.waitingFor;
+    changes.changed();
     const base = { tool: request.tool, toolCallId: request.id, conversationId: request.conversationId, endpointUrl: request.endpointUrl, risk: request.risk, input, visitor: request.visitor, approvedBy, startedAt: iso() };
     let run: EmulatedCall;
     if (!target || target.record.id !== request.endpointId) {
@@ -179,6 +183,7 @@ export function createApprovals(options: ApprovalsOptions) {
         waitingFor,
       };
       requests.set(request.id, request);
+      changes.changed();
       later(limits.approvalTtlMs, () => expire(request, 'no-decision'));
       conversations.note(request.conversationId, {
         kind: 'waiting',
@@ -204,6 +209,7 @@ export function createApprovals(options: ApprovalsOptions) {
       request.decidedBy = deny.as ?? 'A teammate';
       request.decidedAt = iso();
       delete request.waitingFor;
+      changes.changed();
       conversations.note(request.conversationId, { kind: 'declined', text: `${request.tool} was declined by ${request.decidedBy}.`, toolCallId: request.id });
       return { ...request };
     },
@@ -243,6 +249,9 @@ export function createApprovals(options: ApprovalsOptions) {
       return [...requests.values()].filter((r) => state === undefined || r.state === state).map((r) => ({ ...r }));
     },
 
+    /** The list's version and the long poll's wait (OUR extension, not Median's). */
+    changes: { version: changes.version, waitPast: changes.waitPast },
+
     pending(): ApprovalRequest[] {
       return [...requests.values()].filter((r) => r.state === 'pending').map((r) => ({ ...r }));
     },
@@ -258,6 +267,7 @@ export function createApprovals(options: ApprovalsOptions) {
       for (const timer of timers) timer.cancel();
       timers.clear();
       listeners.clear();
+      changes.close();
     },
   };
 
@@ -265,6 +275,7 @@ export function createApprovals(options: ApprovalsOptions) {
     if (request.state !== 'pending' || request.waitingFor !== 'reviewer') return;
     if ((options.reviewer ?? 'approve') === 'hand-to-teammate') {
       request.waitingFor = 'teammate';
+      changes.changed();
       conversations.note(request.conversationId, { kind: 'note', text: `The reviewer handed ${request.tool} to a teammate.`, toolCallId: request.id });
       return;
     }

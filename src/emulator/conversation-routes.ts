@@ -2,6 +2,7 @@ import type { Visitor } from '../median/index.js';
 import { isMedianDevError } from '../shared/index.js';
 import type { AgentCall } from './agent-calls.js';
 import { ApiError } from './api-error.js';
+import { MAX_APPROVALS_WAIT_S } from './approval-changes.js';
 import type { ApprovalRequest, Approvals, ApprovedRunFault } from './approvals.js';
 import type { Conversations } from './conversations.js';
 import type { KeyRing } from './key-ring.js';
@@ -39,6 +40,15 @@ function object(body: Json, field: string): Record<string, unknown> | undefined 
   return value as Record<string, unknown>;
 }
 
+/** `since` (a version the list had) and `wait` (seconds, capped at 25) of the approvals' long poll. */
+function longPollOf(query: URLSearchParams): { since: number | undefined; waitMs: number } {
+  const since = query.get('since');
+  const wait = query.get('wait');
+  if (since !== null && !/^\d{1,15}$/.test(since)) throw new ApiError(400, 'invalid_body', '"since" is the "version" an earlier answer gave, like since=3.');
+  if (wait !== null && !/^\d+(\.\d+)?$/.test(wait)) throw new ApiError(400, 'invalid_body', `"wait" is seconds to hold the answer, 0 to ${MAX_APPROVALS_WAIT_S}.`);
+  return { since: since === null ? undefined : Number(since), waitMs: Math.min(Number(wait ?? 0), MAX_APPROVALS_WAIT_S) * 1_000 };
+}
+
 function visitorOf(body: Json): Visitor | undefined {
   const value = object(body, 'visitor');
   if (value === undefined) return undefined;
@@ -56,7 +66,9 @@ function visitorOf(body: Json): Visitor | undefined {
  * - `GET /v1/emulator/conversations/{id}` → `{conversation}` (thread, turns, running, unread)
  * - `POST …/conversations/{id}/messages` → a new turn; `…/calls {tool, input?}` → `{outcome}` (the agent calls);
  *   `…/end`, `…/archive`, `…/unarchive`, `…/read`
- * - `GET /v1/emulator/approvals[?state=pending]` → `{approvals}`; `GET …/approvals/{id}` → `{approval}`
+ * - `GET /v1/emulator/approvals[?state=pending][&since=<version>&wait=<s>]` → `{approvals, version}`: with `since`
+ *   the list's version now and `wait` (seconds, at most 25), held until the list changes or the wait ends (a long poll);
+ *   `GET …/approvals/{id}` → `{approval}`
  * - `POST …/approvals/{id}/approve {as?, input?, fault?}` → `{call}`; `…/deny {as?}` → `{approval}`
  * - `POST /v1/emulator/runs {tool, input?, conversationId? | as?, by?}` → `{call}`: a teammate runs a tool
  * - `POST /v1/emulator/keys` → 201 `{key}` (Create the new key); `POST /v1/emulator/keys/revoke {key}` → `{revoked: true}`
@@ -112,7 +124,7 @@ export function createConversationRoutes(options: { conversations: Conversations
 
   return {
     /** Answers `rest` (the path after /v1/emulator), or undefined when it is not one of these routes. */
-    async handle(method: string, rest: string, query: URLSearchParams, body: Json): Promise<Reply | undefined> {
+    async handle(method: string, rest: string, query: URLSearchParams, body: Json, signal?: AbortSignal): Promise<Reply | undefined> {
       const parts = rest.split('/').slice(1).map((p) => decodeURIComponent(p));
       const [area, id, action, extra] = parts;
       if (extra !== undefined) return undefined;
@@ -128,7 +140,9 @@ export function createConversationRoutes(options: { conversations: Conversations
       if (area === 'approvals' && method === 'GET') {
         const state = query.get('state') ?? undefined;
         if (state !== undefined && !STATES.includes(state as ApprovalRequest['state'])) throw new ApiError(400, 'invalid_body', `"state" is one of: ${STATES.join(', ')}.`);
-        return { status: 200, body: { approvals: approvals.list(state as ApprovalRequest['state'] | undefined) } };
+        const { since, waitMs } = longPollOf(query);
+        if (since !== undefined) await approvals.changes.waitPast(since, waitMs, signal);
+        return { status: 200, body: { approvals: approvals.list(state as ApprovalRequest['state'] | undefined), version: approvals.changes.version() } };
       }
       if (area === 'runs' && id === undefined && method === 'POST') {
         const tool = text(body, 'tool');

@@ -62,7 +62,7 @@ export function createEmulatorRoutes(options: { registry: EndpointRegistry; appr
   }
 
   return {
-    async handle(method: string, path: string, body: Json, callerKey: string, query: URLSearchParams = new URLSearchParams()): Promise<{ status: number; body: unknown }> {
+    async handle(method: string, path: string, body: Json, callerKey: string, query: URLSearchParams = new URLSearchParams(), signal?: AbortSignal): Promise<{ status: number; body: unknown }> {
       const rest = path.slice(EMULATOR_PREFIX.length);
       if (method === 'POST' && rest === '/endpoints') return hold(body, callerKey);
       if (method === 'POST' && rest === '/calls') return call(body);
@@ -80,7 +80,7 @@ export function createEmulatorRoutes(options: { registry: EndpointRegistry; appr
       }
       let answered: { status: number; body: unknown } | undefined;
       try {
-        answered = await options.more.handle(method, rest, query, body);
+        answered = await options.more.handle(method, rest, query, body, signal);
       } catch (error) {
         if (error instanceof URIError) answered = undefined; // a malformed %-escape: no route matches it
         else throw error;
