@@ -25,7 +25,7 @@ export interface DaemonOptions {
     callTimeoutMs: number;
     /** The longest wait between two looks at a dev server that did not answer (default 30 s). */
     routeRecheckMaxMs: number;
-    /** How often the emulator's held approvals are asked for (default 1.5 s). */
+    /** The pause before the emulator's held approvals are asked for again after an error, or from an emulator without the long poll (default 1.5 s). */
     approvalPollMs: number;
     /** How long a dev server may say nothing about where it listens before the remembered or default target is tried (default 10 s). */
     targetFallbackMs: number;

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../helpers/manual-clock.js';
 import { useEmulator } from '../../helpers/use-emulator.js';
 
-const REFUND = { name: 'refundOrder', description: 'Refund an order when the customer asks for their money back.', risk: 'high', inputSchema: { type: 'object', properties: {}, additionalProperties: false } };
+const REFUND = { name: 'refundOrder', description: 'Refund an order when the customer asks for their money back.', risk: 'high', inputSchema: { type: 'object', properties: {}, additionalProperties: false } } as const;
 
 /** An emulator whose time the test drives, with a high tool on an endpoint it answers for itself. */
 async function useHeldTool() {
