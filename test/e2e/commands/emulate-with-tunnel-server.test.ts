@@ -9,12 +9,19 @@ import { useTeardown } from '../../helpers/use-teardown.js';
 /** A printed command pasted into a shell of the project (its own output collected), stopped when the test ends. */
 function paste(line: string, cwd: string, env: Record<string, string> = {}) {
   const child = spawn('sh', ['-c', `exec ${line}`], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-  useTeardown(child, (c) => void (c.exitCode === null && c.kill('SIGINT')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Waited for: a daemon still shutting down writes its data dir while the project folder is removed (ENOTEMPTY).
+  useTeardown(child, async (c) => {
+    if (c.exitCode !== null || c.signalCode !== null) return;
+    c.kill('SIGINT');
+    const killLater = setTimeout(() => c.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killLater);
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += String(c)));
   child.stderr.on('data', (c) => (err += String(c)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { out: () => out, err: () => err, exited };
 }
 
