@@ -6,7 +6,7 @@ import { jsonNeedle, matchesText } from './record-text.js';
 import { IndexMismatchError, openIndexedLookup, type IndexedLookup } from './call-index-reader.js';
 import { createCallPicker } from './call-picker.js';
 import { findIndexed, getIndexed, replaysIndexed } from './indexed-queries.js';
-import { createReceivedOrder } from './received-order.js';
+import { createReceivedOrder, timesOf, type LineVerdict } from './received-order.js';
 import { REPEAT_LINE_START, callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
 export interface CallQuery {
@@ -109,6 +109,7 @@ export function createCallStore(dataDir: string): CallStore {
   const counted = new Map<string, { size: number; lines: number }>();
   /** Lines skipped as not a record, by a hash of their content (a line read twice counts once). */
   const skipped = new Set<string>();
+  const noteSkipped = (line: Buffer): void => void skipped.add(createHash('sha1').update(line).digest('hex'));
   /** Lines the full scans read, for `lastLookupLinesRead`. */
   let linesScanned = 0;
 
@@ -132,7 +133,7 @@ export function createCallStore(dataDir: string): CallStore {
     }
   }
 
-  async function* recordsNewestFirst(mustContain: Buffer[] = []): AsyncGenerator<CallRecord> {
+  async function* recordsNewestFirst(mustContain: Buffer[] = [], judge?: (line: Buffer) => LineVerdict): AsyncGenerator<CallRecord> {
     // Repeat lines come after their record: read newest first, the first one seen is the newest.
     const repeats = new Map<string, RepeatLine>();
     for await (const line of linesNewestFirst()) {
@@ -143,6 +144,9 @@ export function createCallStore(dataDir: string): CallStore {
         continue;
       }
       if (!mustContain.every((needle) => line.includes(needle))) continue;
+      const judged = judge?.(line);
+      if (judged === 'past') return;
+      if (judged === 'skip') continue;
       const record = parseLine(line);
       if (!record) {
         noteSkipped(line);
@@ -152,10 +156,6 @@ export function createCallStore(dataDir: string): CallStore {
       yield repeat ? withRepeats(record, repeat) : record;
     }
   }
-
-  const noteSkipped = (line: Buffer): void => {
-    skipped.add(createHash('sha1').update(line).digest('hex'));
-  };
   let lookupLinesRead = 0;
 
   /** A lookup through the call index; the full scan when an index does not match its segment (the segments are the truth). */
@@ -200,8 +200,8 @@ export function createCallStore(dataDir: string): CallStore {
       if (query.verdict !== undefined) needles.push(jsonNeedle(query.verdict));
       const text = query.text?.toLowerCase();
       const byReceived = query.order === 'received' ? createReceivedOrder(limit) : undefined;
-      for await (const record of recordsNewestFirst(needles)) {
-        if (byReceived?.isPastLimit(record)) break;
+      for await (const record of recordsNewestFirst(needles, byReceived?.judgeLine)) {
+        if (byReceived?.isPastLimit(timesOf(record))) break;
         if (query.tool !== undefined && record.tool !== query.tool) continue;
         if (query.verdict !== undefined && record.verdict?.kind !== query.verdict) continue;
         if (text && !matchesText(record, text)) continue;
