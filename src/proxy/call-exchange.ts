@@ -351,7 +351,9 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     } else if (this.callerGone) {
       this.failure = 'connection';
       this.error = { code: PROXY_ERROR_CODES.clientClosed, message: PROXY_MESSAGES.clientClosed };
-    } else if (this.ctx.devServerPhase() !== null) {
+    } else if (this.ctx.devServerPhase() !== null && failureReason(error) === 'ECONNREFUSED') {
+      // Nothing listens there yet. A dev server that took the connection and then reset it
+      // is up (and broken): that stays a 502 below.
       this.failure = 'connection';
       this.answerStarting(res, target);
     } else {

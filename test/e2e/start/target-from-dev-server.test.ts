@@ -68,7 +68,9 @@ describe('median-dev start without --target: the target from the dev server', ()
     await waitForEventAfter(cli, 0, 'endpoint', { action: 'synced' }, 30_000);
 
     expect(cli.events().filter((e) => isEvent(e, 'target', { how: 'announced' }))).toEqual([]);
-    expect(cli.events().find((e) => isEvent(e, 'target', { state: 'listening' }))).toMatchObject({ how: 'flag', url: `http://127.0.0.1:${world.routePort}` });
+    // Said when the proxy sees the port listen, which may come just after the sync.
+    const listening = await cli.waitForEvent((e) => isEvent(e, 'target', { state: 'listening' }), 10_000);
+    expect(listening).toMatchObject({ how: 'flag', url: `http://127.0.0.1:${world.routePort}` });
     expect(await readJson(join(world.dataDir, 'state.json'))).toMatchObject({ target: `http://127.0.0.1:${world.routePort}`, targetFrom: 'flag' });
     expect(await cli.stop('SIGINT')).toBe(0);
   }, 60_000);

@@ -38,6 +38,17 @@ describe('calls before the dev server is up', () => {
     expect(record).toMatchObject({ error: { code: 'dev_server_starting' }, verdict: { kind: 'not-answering' } });
   });
 
+  it('answers 502, not 503, when the starting dev server takes the connection and resets it: it is up, and broken', async () => {
+    const target = await useHttpServer((req) => req.socket.destroy());
+    const { proxy, waitForRecords } = await useRecordingProxy({ target: target.url, devServerPhase: () => 'starting' });
+
+    const answer = await send(`${proxy.url}${ROUTE}`, { method: 'POST', body: toolCallBody('orderStatus', {}) });
+
+    expect(answer.status).toBe(502);
+    const [record] = await waitForRecords(1);
+    expect(record).toMatchObject({ error: { code: 'target_unreachable' } });
+  });
+
   it('forwards as usual while starting once the dev server listens', async () => {
     const target = await useHttpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
