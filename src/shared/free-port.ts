@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 /**
  * A loopback port nothing listens on right now (listen on 0, close). For a
@@ -15,4 +15,32 @@ export function findFreePort(host = '127.0.0.1'): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * `count` ports free at once, all different: each is held until every one is
+ * found, so the OS cannot hand the same port out twice (as it can to two
+ * findFreePort calls, or to a port-0 listen after one).
+ */
+export async function findFreePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const server = createServer();
+      servers.push(server);
+      ports.push(
+        await new Promise<number>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, host, () => {
+            const address = server.address();
+            resolve(typeof address === 'object' && address ? address.port : 0);
+          });
+        }),
+      );
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
+  }
 }

@@ -11,7 +11,7 @@ import { writeLine, type CliIo } from '../cli-io.js';
 import { createCliLogger } from '../cli-logger.js';
 import { runDaemonInForeground } from '../foreground-daemon.js';
 import { VERSION } from '../version.js';
-import { findFreePort } from '../../shared/free-port.js';
+import { findFreePorts } from '../../shared/free-port.js';
 import { cliCommandLine, shellWord } from '../command-line.js';
 
 /** The compiled example route (dist/examples/…), next to this file's dist/src/cli/commands/. */
@@ -50,7 +50,9 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     // The organisation as a team has it: production and a teammate's tunnel, held by the emulator.
     if (options.withProduction === true) await emulator.holdEndpoint({ url: DEMO_PRODUCTION_URL, tools: ['shipParcel', 'trackParcel'] });
     if (options.withTeammate === true) await emulator.holdEndpoint({ url: DEMO_TEAMMATE_URL, tools: ['orderStatus'] });
-    const routePort = await findFreePort();
+    // The route's port is chosen before anything listens: the proxy's and inspector's port 0 are chosen with it,
+    // or the OS could give the proxy the very port the route is about to take (target_is_proxy).
+    const [routePort, proxyPort, inspectorPort] = await findFreePorts(3);
     const envFile = join(dataDir, 'demo.env');
     await writeDemoEnvFile(dataDir, envFile, { key: emulator.key, apiUrl: emulator.url });
     const secondTerminal = `${cliCommandLine(io)} calls --data-dir ${shellWord(dataDir)} --env ${shellWord(envFile)}`;
@@ -58,7 +60,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
       {
         target: `http://127.0.0.1:${routePort}`,
         route: '/api/median',
-        port: typeof options.port === 'string' ? options.port : '0',
+        port: typeof options.port === 'string' && options.port !== '0' ? options.port : String(proxyPort),
         tunnel: 'localtunnel',
         tunnelHost: tunnelServer.url,
         medianApi: emulator.url,
@@ -68,7 +70,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         tui: options.tui !== false,
         debug: options.debug === true,
         ...(options.allowProductionOrg === true ? { allowProductionOrg: true } : {}),
-        ...(typeof options.inspectorPort === 'string' ? { inspectorPort: options.inspectorPort } : {}),
+        ...(typeof options.inspectorPort === 'string' ? { inspectorPort: options.inspectorPort === '0' ? String(inspectorPort) : options.inspectorPort } : {}),
         ...(options.inspector === false ? { inspector: false } : {}),
       },
       // The key is read from demo.env, as a second terminal's `--env <data dir>/demo.env` reads it: the TUI and doctor name the same source.
