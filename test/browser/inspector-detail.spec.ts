@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ReplayAnswer } from '../../src/events/inspector-api.js';
 import type { CallRecord } from '../../src/median/call-record.js';
-import { LIST_ROWS, apiFromPage, detailFields, filterBy, newestMatch, openFirstCall, openInspector, visibleTools } from '../helpers/inspector-page.js';
+import { LIST_ROWS, apiFromPage, detailFields, filterBy, newestMatch, openFirstCall, openInspector, waitForOnlyTool } from '../helpers/inspector-page.js';
 import { approveNextHeldCall } from '../helpers/use-demo.js';
 
 /** The signature's `t=` of a recorded request, in ms. */
@@ -171,13 +171,7 @@ describe('the browser inspector: the call detail, the replay age and the live li
   it('moves the selection with the arrow keys, row by row in the order shown', async () => {
     const { page } = await openInspector();
     await filterBy(page, 'tool:orderStatus');
-    // The filtered page has arrived (the list drawn before it still shows other tools, whose rows then go).
-    await expect
-      .poll(async () => {
-        const tools = await visibleTools(page);
-        return tools.length >= 3 && tools.every((tool) => tool === 'orderStatus');
-      }, { timeout: 30_000 })
-      .toBe(true);
+    await waitForOnlyTool(page, 'orderStatus', 3);
     // The list as shown, top to bottom (the pool's elements are in no particular order in the page).
     const shown = () =>
       page.$$eval(LIST_ROWS, (rows) =>

@@ -5,7 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { connectToDaemon } from '../../src/control/index.js';
 import type { CallPage } from '../../src/events/inspector-api.js';
 import { useTempDir, waitForEventAfter } from '../helpers/e2e-world.js';
-import { LIST_ROWS, apiFromPage, attackerResults, filterBy, openFirstCall, openInspector, topRowId, visibleTools } from '../helpers/inspector-page.js';
+import { LIST_ROWS, apiFromPage, attackerResults, filterBy, openFirstCall, openInspector, topRowId, waitForOnlyTool } from '../helpers/inspector-page.js';
 import { approveNextHeldCall } from '../helpers/use-demo.js';
 import { useHttpServer } from '../helpers/use-http-server.js';
 
@@ -26,12 +26,7 @@ describe('the browser inspector, in Chromium against the demo', () => {
   it('narrows the list with the filter language', async () => {
     const { page } = await openInspector();
     await filterBy(page, 'tool:orderStatus');
-    await expect
-      .poll(async () => {
-        const tools = await visibleTools(page);
-        return tools.length > 0 && tools.every((tool) => tool === 'orderStatus');
-      }, { timeout: 30_000 })
-      .toBe(true);
+    await waitForOnlyTool(page, 'orderStatus');
     expect(await page.textContent('[data-testid="count"]')).toMatch(/^[\d,]+ of [\d,]+ calls$/);
     await filterBy(page, 'tool:orderStatus -tool:orderStatus');
     await expect.poll(() => page.$$eval(LIST_ROWS, (rows) => rows.length)).toBe(0);
@@ -96,13 +91,7 @@ describe('the browser inspector, in Chromium against the demo', () => {
   it('downloads a HAR of the filtered list, with no key in it', async () => {
     const { page } = await openInspector();
     await filterBy(page, 'tool:orderStatus');
-    // The filtered page has arrived (the list drawn before it still shows other tools).
-    await expect
-      .poll(async () => {
-        const tools = await visibleTools(page);
-        return tools.length > 0 && tools.every((tool) => tool === 'orderStatus');
-      }, { timeout: 30_000 })
-      .toBe(true);
+    await waitForOnlyTool(page, 'orderStatus');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="har"]')]);
     expect(download.suggestedFilename()).toBe('median-dev-calls.har');
     const text = await readFile((await download.path())!, 'utf8');

@@ -60,6 +60,19 @@ export async function filterBy(page: Page, text: string): Promise<void> {
   await page.press('[data-testid="filter"]', 'Enter');
 }
 
+/**
+ * Waits for the filtered page: at least `atLeast` rows, every one of `tool`. Right after the
+ * filter is applied the list drawn before it still shows other tools, whose rows then go.
+ */
+export async function waitForOnlyTool(page: Page, tool: string, atLeast = 1): Promise<void> {
+  await expect
+    .poll(async () => {
+      const tools = await visibleTools(page);
+      return tools.length >= atLeast && tools.every((shown) => shown === tool);
+    }, { timeout: 30_000 })
+    .toBe(true);
+}
+
 /** The newest call the inspector itself says matches `filter` (polled until there is one). */
 export async function newestMatch(page: Page, filter: string, timeout = 30_000): Promise<CallPage['rows'][number]> {
   let row: CallPage['rows'][number] | undefined;
