@@ -68,6 +68,11 @@ export function sendOutbound(req: OutboundRequest): Promise<OutboundResult> {
       : target.protocol === 'https:'
         ? httpsRequest({ ...options, host: hostname, port: target.port || 443, ...(isIP(hostname) ? {} : { servername: hostname }) })
         : httpRequest({ ...options, host: hostname, port: target.port || 80 });
+    // Listened to before anything can destroy it: a request destroyed before it has a socket (aborted at
+    // once) emits 'socket hang up' on the next turn, which without a listener is an uncaught exception.
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      finish({ kind: 'connection', error: error.code ?? error.message, durationMs: elapsed() });
+    });
 
     function onAbort(): void {
       outgoing.destroy();
@@ -84,9 +89,6 @@ export function sendOutbound(req: OutboundRequest): Promise<OutboundResult> {
     }, req.timeoutMs);
     timer.unref();
 
-    outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ kind: 'connection', error: error.code ?? error.message, durationMs: elapsed() });
-    });
     outgoing.on('response', (response: IncomingMessage) => readAnswer(response));
     outgoing.end(req.body);
 
