@@ -7,14 +7,26 @@ import { useTeardown } from '../../helpers/use-teardown.js';
 /** A printed command line, pasted into a shell in `cwd` whose environment is `env` (the terminal doctor ran in). */
 function paste(line: string, cwd: string, env: Record<string, string>) {
   const child = spawn('sh', ['-c', line], { cwd, env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env }, detached: true });
-  useTeardown(child, (c) => {
-    if (c.exitCode === null && c.signalCode === null) process.kill(-c.pid!, 'SIGKILL');
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // Ctrl-C first, as a user would: a median-dev killed at once could not stop its dev server (a group of its own).
+  useTeardown(child, async (c) => {
+    if (c.exitCode !== null || c.signalCode !== null) return;
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-c.pid!, signal);
+      } catch {
+        /* The group is gone already. */
+      }
+    };
+    signalGroup('SIGINT');
+    const killLater = setTimeout(() => signalGroup('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(killLater);
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += String(c)));
   child.stderr.on('data', (c) => (stderr += String(c)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
