@@ -44,6 +44,8 @@ export interface DevServerTarget {
   how(): TargetHow;
   /** What the proxy answers while the dev server starts (503s): `finding`, `starting`, or null (up, or not ours). */
   phase(): 'finding' | 'starting' | null;
+  /** A call through the proxy was answered at `current()`: it listens (sooner than the next look would see). */
+  answered(): void;
   /** Every daemon event (the hub's listener): the child's states and output drive the search. */
   take(event: DaemonEvent): void;
 }
@@ -127,10 +129,8 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
     // The guess is only tried once it is more than a guess: found, named, or the wait for the dev server is over.
     const isWorthProbing = !isFinding || hasFound || active.hasFallenBack;
     if (isWorthProbing && (await isListening(current))) {
-      if (run !== active) return;
-      active.isListening = true;
-      targetWatch.answered();
-      say();
+      if (run !== active || active.isListening) return;
+      markListening(active);
       return;
     }
     if (run !== active) return;
@@ -142,6 +142,14 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
     } else if (phase() === 'starting') {
       targetWatch.unreachable('the dev server runs, but nothing listens there yet', elapsed, true);
     }
+  }
+
+  function markListening(active: Run): void {
+    active.isListening = true;
+    if (active.timer) clearTimeout(active.timer);
+    active.timer = undefined;
+    targetWatch.answered();
+    say();
   }
 
   function schedule(active: Run): void {
@@ -164,6 +172,10 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
     current: () => current,
     how: () => how,
     phase,
+    answered() {
+      // Only while finding is over: then the proxy forwards to `current`, and an answer came from there.
+      if (run && !run.isListening && phase() === 'starting' && !options.signal.aborted) markListening(run);
+    },
     take(event) {
       if (!options.hasCommand || options.signal.aborted) return;
       if (event.event === 'child') {

@@ -88,6 +88,7 @@ async function openCallPath(ctx: DaemonContext, later: LaterParts): Promise<Call
     onRecord,
     // Before the dev server listens, a call gets 503 with Retry-After, not a 502.
     devServerPhase: () => target?.phase() ?? null,
+    onTargetAnswered: () => target?.answered(),
   });
   ctx.running.proxy = () => proxy.close();
   const { targetWatch, devServerTarget } = findDevServerTarget(ctx, proxy, later);

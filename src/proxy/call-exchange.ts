@@ -54,6 +54,8 @@ export interface ExchangeContext {
    * Either way a caller gets 503 with Retry-After, not a 502.
    */
   devServerPhase(): 'finding' | 'starting' | null;
+  /** The target answered (any HTTP status): it listens, whatever the last look at it saw. */
+  targetAnswered(): void;
   /** Our caller hung up before its answer was complete. */
   callerLeft(exchange: CallExchange): void;
   /** The request body is in (or the request was cut off). */
@@ -261,6 +263,7 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
       return;
     }
     this.upstreamResponse = response;
+    this.ctx.targetAnswered();
     this.heardAt = this.ctx.now();
     this.status = response.statusCode ?? 502;
     this.responseHeaders = response.headers;

@@ -88,6 +88,12 @@ export interface RecordingProxyOptions {
    * connection is answered 503, not 502), null (default: it is up, or none is started by us).
    */
   devServerPhase?: () => 'finding' | 'starting' | null;
+  /**
+   * The target answered a call (any HTTP status). The dev server's own look
+   * at its port runs every 250 ms: a call answered before that look must not
+   * leave the next refused connection answered 503 "starting" instead of 502.
+   */
+  onTargetAnswered?: () => void;
   logger?: Logger;
   now?: () => number;
 }
@@ -201,6 +207,7 @@ export async function startRecordingProxy(
     upstreamGiveUpMs: limits.upstreamGiveUpMs,
     targetLabel: () => targetLabel,
     devServerPhase: options.devServerPhase ?? (() => null),
+    targetAnswered: options.onTargetAnswered ?? (() => undefined),
     callerLeft(exchange) {
       logger.debug('The caller hung up before its answer was complete.', { id: exchange.id, path: exchange.path });
     },

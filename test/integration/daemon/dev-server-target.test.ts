@@ -34,6 +34,8 @@ interface Setup {
   target?: string;
   targetFrom?: TargetFrom;
   hasCommand?: boolean;
+  /** How often the finder looks at the dev server (default: the product's 250 ms). */
+  pollMs?: number;
 }
 
 /** The daemon's call path as start-daemon.ts wires it: a real proxy, the finder, and a real dev server process. */
@@ -46,7 +48,7 @@ async function useDevServerTarget(setup: Setup = {}) {
   useTeardown(abort, (a) => a.abort());
   let finder: DevServerTarget | undefined;
   const proxy = useTeardown(
-    await startRecordingProxy({ target: setup.target ?? guess.url, route: ROUTE, onRecord: (record) => void records.push(record), devServerPhase: () => finder?.phase() ?? null }),
+    await startRecordingProxy({ target: setup.target ?? guess.url, route: ROUTE, onRecord: (record) => void records.push(record), devServerPhase: () => finder?.phase() ?? null, onTargetAnswered: () => finder?.answered() }),
     (p) => p.close(),
   );
   const target = setup.target ?? guess.url;
@@ -68,7 +70,7 @@ async function useDevServerTarget(setup: Setup = {}) {
     targetWatch,
     signal: abort.signal,
     logger: silentLogger,
-    timing: { silentFallbackMs: 2_000 },
+    timing: { silentFallbackMs: 2_000, ...(setup.pollMs ? { pollMs: setup.pollMs } : {}) },
   });
   const child = createChildKeeper({
     command: [process.execPath, '-e', DEV_SERVER],
@@ -167,5 +169,24 @@ describe('the target found from the dev server', () => {
 
     await vi.waitFor(() => expect(world.events.some((e) => e.event === 'error' && e.code === 'target_unreachable')).toBe(true), WAIT);
     expect(Date.now() - startedAt).toBeLessThan(6_000);
+  });
+
+  it('takes a call answered at the target as listening at once: a refused connection after it is a 502, not "starting"', async () => {
+    const named = await useHttpServer((_req, res) => res.end('{"result":"named"}'));
+    // The finder's own look never comes in this test: only the answered call can say it listens.
+    const world = await useDevServerTarget({ target: named.url, targetFrom: 'flag', pollMs: 600_000 });
+    await world.child.restart();
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'starting', how: 'flag' }), WAIT);
+    expect(world.finder.phase()).toBe('starting');
+
+    expect((await world.call()).status).toBe(200);
+    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'flag', url: named.url }), WAIT);
+    expect(world.finder.phase()).toBeNull();
+
+    // The dev server reloads: the gap is the dev server gone (502 target_unreachable), not one starting (503).
+    await named.close();
+    const gap = await world.call();
+    expect(gap.status).toBe(502);
+    expect(JSON.parse(gap.body)).toMatchObject({ error: { code: 'target_unreachable' } });
   });
 });
