@@ -29,13 +29,20 @@ export function envCascadeFiles(envFile: string): string[] {
   return (ENV_CASCADE as readonly string[]).includes(basename(envFile)) ? cascade : [envFile, ...cascade];
 }
 
-/** `known`: files already read (the env file as read once its write settled), used instead of reading them again. */
-export async function readEnvCascade(envFile: string, known: ReadonlyMap<string, Record<string, string>> = new Map()): Promise<EnvCascade> {
+/**
+ * `known`: files already read (the env file as read once its write settled), used instead of reading them again.
+ * `read`: how each other file is read (after an edit: once its write settled, see settled-env-file.ts).
+ */
+export async function readEnvCascade(
+  envFile: string,
+  known: ReadonlyMap<string, Record<string, string>> = new Map(),
+  read: (path: string) => Promise<Record<string, string>> = readEnvFile,
+): Promise<EnvCascade> {
   const files = envCascadeFiles(envFile);
   const vars: Record<string, string> = {};
   const sources: Record<string, string> = {};
   for (const file of files) {
-    for (const [name, value] of Object.entries(known.get(file) ?? (await readEnvFile(file)))) {
+    for (const [name, value] of Object.entries(known.get(file) ?? (await read(file)))) {
       if (value === '' || name in vars) continue;
       vars[name] = value;
       sources[name] = file;

@@ -57,8 +57,9 @@ export function createKeyRotation(options: KeyRotationOptions): KeyRotation {
       if (!config.envFile) return;
       const vars = await readSettledEnvFile(config.envFile);
       options.vars.set(vars);
-      // The key as start read it: the env cascade in Next.js's order, every file of it watched.
-      const cascade = await readEnvCascade(config.envFile, new Map([[config.envFile, vars]]));
+      // The key as start read it: the env cascade in Next.js's order, every file of it watched,
+      // each read once its write settled (a `.env` caught between truncation and write has no key).
+      const cascade = await readEnvCascade(config.envFile, new Map([[config.envFile, vars]]), readSettledEnvFile);
       const nextKey = cascade.vars.MEDIAN_KEY || undefined;
       const source = nextKey ? cascade.sources.MEDIAN_KEY : undefined;
       const isFileKeyChange = nextKey !== fileKey;

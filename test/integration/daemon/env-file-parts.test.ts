@@ -98,6 +98,24 @@ describe('the key rotation', () => {
     expect(facts).toEqual([{ type: 'envFile.keyChanged', key: OTHER_KEY, source: dotEnv }]);
   });
 
+  it('a .env read between its truncation and its write is read again: no key removed on the way to the new one', async () => {
+    const { envFile, keys, facts } = await useRotation();
+    const dotEnv = join(dirname(envFile), '.env');
+    await writeFile(envFile, 'OTHER=1\n');
+    await writeFile(dotEnv, `MEDIAN_KEY=${KEY}\n`);
+    await keys.reread();
+    expect(facts).toEqual([]);
+
+    // An editor saving .env in place: the file is empty for a moment (here 60 ms, while the
+    // re-read is under way), then holds the new key.
+    await writeFile(dotEnv, '');
+    const reading = keys.reread();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await writeFile(dotEnv, `MEDIAN_KEY=${OTHER_KEY}\n`);
+    await reading;
+    expect(facts).toEqual([{ type: 'envFile.keyChanged', key: OTHER_KEY, source: dotEnv }]);
+  });
+
   it("when the environment's key wins, says so once per edit and reports nothing", async () => {
     const { envFile, keys, facts, events } = await useRotation({ keySource: 'env' });
     await writeFile(envFile, `MEDIAN_KEY=${OTHER_KEY}\n`);
