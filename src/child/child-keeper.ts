@@ -1,4 +1,5 @@
 import { startChildProcess, type ChildRunner } from './child-runner.js';
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { forgetChild, noteChild } from './orphan-child.js';
 import type { NewDaemonEvent } from '../events/index.js';
@@ -25,6 +26,8 @@ export function createChildKeeper(options: {
   emit(event: NewDaemonEvent): void;
   logger: Logger;
   stopGraceMs?: number;
+  /** The stop's grace period runs on it (tests drive it); real time when left out. */
+  clock?: Clock;
   /** Masks secrets in the dev server's output before a long line is cut in pieces. */
   maskOutput?: (text: string) => string;
   /** Where the running child is noted, with the daemon that owns it, so a start after a crash can stop it (orphan-child.ts). */
@@ -56,6 +59,7 @@ export function createChildKeeper(options: {
         env: options.env(),
         logger: options.logger,
         ...(options.stopGraceMs ? { stopGraceMs: options.stopGraceMs } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
         onOutput: (line, stream) => options.emit({ event: 'output', stream, line }),
         ...(options.maskOutput ? { maskOutput: options.maskOutput } : {}),
         onStateChange: (state) => {

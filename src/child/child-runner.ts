@@ -1,4 +1,4 @@
-import { MedianDevError, UserError, silentLogger, type Logger } from '../shared/index.js';
+import { MedianDevError, UserError, silentLogger, systemClock, type Clock, type Logger } from '../shared/index.js';
 import { killProcessTreeNow, realSystemCalls } from '../platform/index.js';
 import { spawnChildSession, type ChildSession } from './child-session.js';
 
@@ -11,6 +11,8 @@ export interface ChildProcessOptions {
   logger?: Logger;
   /** How long a stop waits after SIGTERM before SIGKILL; default 5000. */
   stopGraceMs?: number;
+  /** The stop's grace and waits run on it (tests drive it); real time when left out. */
+  clock?: Clock;
   /** One line of output, without its line ending. */
   onOutput?(line: string, stream: 'stdout' | 'stderr'): void;
   /** Masks secrets in output before a long line is cut in pieces. */
@@ -96,7 +98,7 @@ export async function startChildProcess(options: ChildProcessOptions): Promise<C
     setState({ state: 'starting' });
     let started: ChildSession;
     try {
-      started = await spawnChildSession({ command, cwd: options.cwd, env, logger, system: realSystemCalls, onOutput, ...(options.maskOutput ? { maskOutput: options.maskOutput } : {}) });
+      started = await spawnChildSession({ command, cwd: options.cwd, env, logger, system: realSystemCalls, clock: options.clock ?? systemClock, onOutput, ...(options.maskOutput ? { maskOutput: options.maskOutput } : {}) });
     } catch (error) {
       setState({ state: 'stopped' });
       throw error;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { Logger } from '../shared/index.js';
+import type { Clock, Logger } from '../shared/index.js';
 import {
   isProcessGroupAlive,
   signalProcessTree,
@@ -22,6 +22,8 @@ export interface ChildSessionOptions {
   env: Record<string, string | undefined>;
   logger: Logger;
   system: SystemCalls;
+  /** The grace before SIGKILL, the forced kill's wait and the last output's wait run on it (tests drive it). */
+  clock: Clock;
   onOutput(line: string, stream: 'stdout' | 'stderr'): void;
   /** Masks secrets in output before a line too long for one piece is cut (see createLineSplitter). */
   maskOutput?: (text: string) => string;
@@ -88,7 +90,7 @@ export async function spawnChildSession(options: ChildSessionOptions): Promise<C
 }
 
 function wireSession(child: ChildProcess, options: ChildSessionOptions): ChildSession {
-  const { logger, system } = options;
+  const { logger, system, clock } = options;
   const pid = child.pid as number;
   let exit: ChildExit | null = null;
   let isStopping = false;
@@ -131,7 +133,7 @@ function wireSession(child: ChildProcess, options: ChildSessionOptions): ChildSe
    * group id the system may have handed to someone else.
    */
   const hasLingeringGroup = exitedNow.then(async () => {
-    await withTimeout(outputClosed, OUTPUT_DRAIN_MS);
+    await withTimeout(outputClosed, OUTPUT_DRAIN_MS, clock);
     return system.platform !== 'win32' && isProcessGroupAlive(pid, system);
   });
   const exited = hasLingeringGroup.then((isLingering) => {
@@ -158,7 +160,7 @@ function wireSession(child: ChildProcess, options: ChildSessionOptions): ChildSe
       const isDelivered = await signalProcessTree(child, mode, system);
       logger.debug('signalled the child process tree', { pid, mode, isDelivered });
       const isLast = index === modes.length - 1;
-      if (await waitUntil(() => !isTreeAlive(), isLast ? FORCE_WAIT_MS : graceMs)) return;
+      if (await waitUntil(() => !isTreeAlive(), isLast ? FORCE_WAIT_MS : graceMs, clock)) return;
       if (isLast) {
         logger.warn('The dev server still runs after a forced kill; giving up waiting for it.', { pid });
       } else {
@@ -183,7 +185,7 @@ function wireSession(child: ChildProcess, options: ChildSessionOptions): ChildSe
       isStopping = true;
       stopping ??= (async () => {
         await stopTree(graceMs);
-        if (exit !== null) await withTimeout(outputClosed, OUTPUT_DRAIN_MS);
+        if (exit !== null) await withTimeout(outputClosed, OUTPUT_DRAIN_MS, clock);
         dispose();
       })();
       return stopping;
@@ -192,19 +194,21 @@ function wireSession(child: ChildProcess, options: ChildSessionOptions): ChildSe
 }
 
 /**
- * Polls `isDone` until it holds or `timeoutMs` passed; resolves whether it
- * held. Its timer stays ref'd on purpose: a stop in progress must finish
- * before the process may exit, or the dev server would outlive the daemon.
+ * Polls `isDone` until it holds or `timeoutMs` passed on `clock`; resolves
+ * whether it held. The poll looks at a real process, so it runs on real time
+ * (every POLL_MS) whatever the clock; only the deadline is the clock's. Its
+ * timer stays ref'd on purpose: a stop in progress must finish before the
+ * process may exit, or the dev server would outlive the daemon.
  */
-function waitUntil(isDone: () => boolean, timeoutMs: number): Promise<boolean> {
+function waitUntil(isDone: () => boolean, timeoutMs: number, clock: Clock): Promise<boolean> {
   if (isDone()) return Promise.resolve(true);
-  const deadline = Date.now() + timeoutMs;
+  const deadline = clock.now() + timeoutMs;
   return new Promise((resolve) => {
     const timer = setInterval(() => {
       if (isDone()) {
         clearInterval(timer);
         resolve(true);
-      } else if (Date.now() >= deadline) {
+      } else if (clock.now() >= deadline) {
         clearInterval(timer);
         resolve(false);
       }
@@ -212,12 +216,11 @@ function waitUntil(isDone: () => boolean, timeoutMs: number): Promise<boolean> {
   });
 }
 
-function withTimeout(promise: Promise<void>, timeoutMs: number): Promise<void> {
+function withTimeout(promise: Promise<void>, timeoutMs: number, clock: Clock): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, timeoutMs);
-    timer.unref();
+    const timer = clock.setTimer(resolve, timeoutMs);
     void promise.then(() => {
-      clearTimeout(timer);
+      timer.cancel();
       resolve();
     });
   });

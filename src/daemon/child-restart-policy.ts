@@ -4,6 +4,7 @@ import { findLoadError, findLoadNotice } from '../median/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
 import { waitForRoute } from '../endpoints/index.js';
 import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { EnvVars } from './env-vars.js';
 import { decideUrlChangeMode, type UrlChangeMode } from './url-change-mode.js';
@@ -38,6 +39,8 @@ export interface ChildRestartPolicyOptions {
   targetWatch?: TargetWatch;
   /** The dev server's origin now (undefined: not known yet); left out, --target. */
   target?: () => string | undefined;
+  /** The reload wait, the wait for the route and the dev server's stop grace run on it (tests drive it); real time when left out. */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -81,6 +84,7 @@ export interface ChildRestartPolicy {
 
 export function createChildRestartPolicy(options: ChildRestartPolicyOptions): ChildRestartPolicy {
   const { config, timing } = options;
+  const clock = options.clock ?? systemClock;
   /** The MEDIAN_TOOLS_URL the running dev server has (given, or reloaded from the env file). */
   let childUrl: string | undefined;
   /** Decided before the first start; read by env(). */
@@ -137,7 +141,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
         options.targetWatch?.noteOutput(event.line);
       }
       if (event.event === 'output' && mode.kind === 'reloads' && mode.server.reloads.isReloadLine(event.line)) {
-        lastReloadAt = Date.now();
+        lastReloadAt = clock.now();
         for (const wake of reloadWaiters) wake();
       }
       if (event.event === 'child' && event.state === 'exited') options.report({ type: 'child.exited', code: event.code ?? null, signal: event.signal ?? null });
@@ -145,6 +149,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     logger: options.logger,
     ...(options.maskOutput ? { maskOutput: options.maskOutput } : {}),
     orphanNote: { dataDir: config.dataDir, ownerPid: options.daemonPid },
+    clock,
     ...(timing.childStopGraceMs ? { stopGraceMs: timing.childStopGraceMs } : {}),
   });
 
@@ -153,18 +158,17 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
 
   /** Resolves true once the dev server says it reloaded its env files (or did just now), false after `waitMs`. */
   function reloadSaid(waitMs: number): Promise<boolean> {
-    if (Date.now() - lastReloadAt <= RECENT_RELOAD_MS) return Promise.resolve(true);
+    if (clock.now() - lastReloadAt <= RECENT_RELOAD_MS) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (said: boolean) => {
-        clearTimeout(timer);
+        timer.cancel();
         reloadWaiters.delete(wake);
         options.signal.removeEventListener('abort', stop);
         resolve(said);
       };
       const wake = () => done(true);
       const stop = () => done(false);
-      const timer = setTimeout(stop, waitMs);
-      timer.unref?.();
+      const timer = clock.setTimer(stop, waitMs);
       reloadWaiters.add(wake);
       options.signal.addEventListener('abort', stop, { once: true });
     });
@@ -228,6 +232,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
         timeoutMs: timing.routeReadyTimeoutMs ?? 60_000,
         isWorthWaiting: () => child.isRunning,
         signal: options.signal,
+        clock,
         onNotAnswering: (elapsedMs) => options.targetWatch?.unreachable('the dev server runs, but the connection is refused', elapsedMs, true),
       });
       if (isAnswering) options.targetWatch?.answered();

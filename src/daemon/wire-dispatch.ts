@@ -62,7 +62,7 @@ export function wireDispatch(ctx: DaemonContext, { recorder, proxy, target, targ
   const vars = createEnvVars(ctx.fileVars);
   const keys = createKeyRotation({ config, vars, emit, report, logger, clock: options.clock });
   const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
-  const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch, target: () => (target.phase() === 'finding' ? undefined : target.current()) });
+  const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch, target: () => (target.phase() === 'finding' ? undefined : target.current()), clock: options.clock });
   ctx.running.child = () => child.close();
   const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current(), clock: options.clock });
   const routeRetry = createRouteRetry({
@@ -72,6 +72,7 @@ export function wireDispatch(ctx: DaemonContext, { recorder, proxy, target, targ
     emit,
     ...(timing.routeRecheckMaxMs ? { maxWaitMs: timing.routeRecheckMaxMs } : {}),
     signal: abort.signal,
+    clock: options.clock,
   });
   const routeThroughProxy = `${proxy.url}${config.route}`;
   const dispatch = createDispatch({

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../shared/clock.js';
 import { pause } from '../shared/delay.js';
 
 export interface RouteReadinessOptions {
@@ -9,6 +10,8 @@ export interface RouteReadinessOptions {
   signal?: AbortSignal;
   /** Called after each look that got no answer, with the time waited so far (the wait goes on). */
   onNotAnswering?: (elapsedMs: number) => void;
+  /** The wait's deadline and the pauses between looks run on it (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 const FAST_POLL_MS = 50;
@@ -23,36 +26,40 @@ const SLOW_POLL_MS = 500;
  * up at `timeoutMs`, on abort, or once `isWorthWaiting()` turns false.
  */
 export async function waitForRoute(options: RouteReadinessOptions): Promise<boolean> {
-  const startedAt = Date.now();
+  const clock = options.clock ?? systemClock;
+  const startedAt = clock.now();
   const deadline = startedAt + options.timeoutMs;
   while (!options.signal?.aborted && options.isWorthWaiting()) {
-    const left = deadline - Date.now();
+    const left = deadline - clock.now();
     if (left <= 0) return false;
     // Refused or reset: the dev server is not listening yet; try again shortly.
     // No URL yet: where the dev server listens is not known, so nothing is asked (a guess could be another app).
     const url = typeof options.url === 'string' ? options.url : options.url();
-    if (url !== undefined && (await answers(url, left, options.signal, 'median-dev (waiting for the dev server)'))) return true;
-    options.onNotAnswering?.(Date.now() - startedAt);
+    if (url !== undefined && (await answers(url, left, options.signal, 'median-dev (waiting for the dev server)', clock))) return true;
+    options.onNotAnswering?.(clock.now() - startedAt);
     // A refused connection costs little on loopback: ask often while a dev server usually starts.
-    const wait = Date.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
-    await pause(Math.min(wait, Math.max(0, deadline - Date.now())), options.signal);
+    const wait = clock.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
+    await pause(Math.min(wait, Math.max(0, deadline - clock.now())), options.signal, clock);
   }
   return false;
 }
 
 /** One look: does the dev server answer at the route right now (any HTTP answer)? */
-export function isRouteAnswering(url: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<boolean> {
-  return answers(url, options.timeoutMs, options.signal, 'median-dev (checking on the dev server)');
+export function isRouteAnswering(url: string, options: { timeoutMs: number; signal?: AbortSignal; clock?: Clock }): Promise<boolean> {
+  return answers(url, options.timeoutMs, options.signal, 'median-dev (checking on the dev server)', options.clock ?? systemClock);
 }
 
-/** Whether any HTTP answer comes from `url` within `timeoutMs`. */
-async function answers(url: string, timeoutMs: number, signal: AbortSignal | undefined, userAgent: string): Promise<boolean> {
+/** Whether any HTTP answer comes from `url` within `timeoutMs` on `clock`. */
+async function answers(url: string, timeoutMs: number, signal: AbortSignal | undefined, userAgent: string, clock: Clock): Promise<boolean> {
+  const timeout = new AbortController();
+  const timer = clock.setTimer(() => timeout.abort(new DOMException('The dev server did not answer in time.', 'TimeoutError')), timeoutMs);
   try {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const response = await fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual', signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
+    const response = await fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual', signal: signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal });
     await response.body?.cancel();
     return true;
   } catch {
     return false; // refused, reset or silent: not answering
+  } finally {
+    timer.cancel();
   }
 }

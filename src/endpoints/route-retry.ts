@@ -1,5 +1,6 @@
 import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
 import type { Endpoint } from '../median/index.js';
+import type { Clock } from '../shared/clock.js';
 import { pause } from '../shared/delay.js';
 import { isRouteAnswering } from './route-readiness.js';
 
@@ -16,6 +17,8 @@ export interface RouteRetryOptions {
   /** The longest wait between two looks. Default 30 s. */
   maxWaitMs?: number;
   signal: AbortSignal;
+  /** The waits between looks and each look's timeout run on it (tests drive it); real time when left out. */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -35,21 +38,22 @@ export interface RouteRetry {
 }
 
 export function createRouteRetry(options: RouteRetryOptions): RouteRetry {
-  const { signal } = options;
+  const { signal, clock } = options;
+  const look = (): Promise<boolean> => isRouteAnswering(routeUrl(), { timeoutMs: 2_000, signal, ...(clock ? { clock } : {}) });
   const routeUrl = (): string => (typeof options.routeUrl === 'string' ? options.routeUrl : options.routeUrl());
   let watching: Promise<void> | undefined;
   const watch = (toolsUrl: string): Promise<void> => {
     if (watching) return watching;
     const current = (async () => {
       // Answering now: the failure was not the dev server's absence; do not loop on it.
-      if (await isRouteAnswering(routeUrl(), { timeoutMs: 2_000, signal })) return;
+      if (await look()) return;
       let wait = options.firstWaitMs ?? 1_000;
       const maxWait = options.maxWaitMs ?? 30_000;
       while (!signal.aborted) {
-        await pause(wait, signal);
+        await pause(wait, signal, clock);
         wait = Math.min(wait * 2, maxWait);
         if (signal.aborted || !options.isCurrent(toolsUrl)) break;
-        if (!(await isRouteAnswering(routeUrl(), { timeoutMs: 2_000, signal }))) continue;
+        if (!(await look())) continue;
         options.emit({ event: 'log', level: 'info', message: 'The dev server answers again: fixing the endpoint.' });
         watching = undefined; // the reaction to the report may watch again
         options.report({ type: 'route.answering', toolsUrl });

@@ -7,7 +7,10 @@ import { createChildRestartPolicy } from '../../../src/daemon/child-restart-poli
 import { createEnvVars } from '../../../src/daemon/env-vars.js';
 import type { DaemonFact, NewDaemonEvent } from '../../../src/events/index.js';
 import { findFreePort } from '../../../src/shared/free-port.js';
+import { advanceShortWaitsUntil } from '../../helpers/advance-short-waits.js';
+import { waitForOnClock } from '../../helpers/drive-clock.js';
 import { installFakeNextDev } from '../../helpers/fake-next-dev.js';
+import { createManualClock, type ManualClock } from '../../helpers/manual-clock.js';
 import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { KEY } from './dispatch-harness.js';
@@ -35,6 +38,8 @@ interface PolicySetup {
   vars?: Record<string, string>;
   /** The env file the key came from, given the project folder; default the env file. */
   keyFile?: (dir: string) => string;
+  /** The policy's clock (its reload wait, the wait for the route, the stop grace); default real time. */
+  clock?: ManualClock;
 }
 
 async function usePolicy(env: Record<string, string> = {}, setup: PolicySetup = {}) {
@@ -70,6 +75,7 @@ async function usePolicy(env: Record<string, string> = {}, setup: PolicySetup = 
       logger: createRecordingLogger(),
       signal: abort.signal,
       timing: { routeReadyTimeoutMs: 8_000, childStopGraceMs: 1_000 },
+      ...(setup.clock ? { clock: setup.clock } : {}),
     }),
     (p) => p.close(),
   );
@@ -232,15 +238,19 @@ describe('--restart-on-url-change', () => {
   });
 
   it('auto: a dev server that says nothing within the wait is left running, with a warning that names the fix', async () => {
-    const setup = await usePolicy({}, fakeNext);
+    const clock = createManualClock();
+    const setup = await usePolicy({}, { ...fakeNext, clock });
     const { policy, starts, logs } = setup;
     await writeToolsUrl(setup, A);
     await policy.restartFor(A);
-    await policy.waitUntilAnswering();
-    // The same URL written again: the file does not change, so it prints nothing, and the wait (3 s) runs out.
-    const startedAt = Date.now();
-    await policy.restartFor(B);
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(2_500);
+    // The real next dev starts meanwhile: the clock moves on to each look at its route, about as fast as real time.
+    let isAnswering = false;
+    void policy.waitUntilAnswering().then(() => (isAnswering = true));
+    await waitForOnClock(clock, () => expect(isAnswering).toBe(true));
+    // The same URL written again: the file does not change, so it prints nothing, and the wait (3 s, on the clock) runs out.
+    const startedAt = clock.now();
+    await advanceShortWaitsUntil(clock, policy.restartFor(B));
+    expect(clock.now() - startedAt).toBeGreaterThanOrEqual(2_500);
     expect(starts()).toBe(1);
     expect(logs().some((m) => m.startsWith('next dev did not say it reloaded .env.local within 3 s') && m.includes('--restart-on-url-change always'))).toBe(true);
   });
