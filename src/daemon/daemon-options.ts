@@ -30,7 +30,13 @@ export interface DaemonOptions {
     /** How long a dev server may say nothing about where it listens before the remembered or default target is tried (default 10 s). */
     targetFallbackMs: number;
   }>;
-  /** The clock the emulator's approvals watch polls on, the tunnel waits on (backoff, probes) and Median's API client and its retries wait on (tests drive it); real time when left out. */
+  /**
+   * The clock every time-driven part waits on (tests drive it); real time when
+   * left out: the emulator's approvals watch, the tunnel (backoff, probes, the
+   * providers' open timeouts), Median's API client and its retries, the wait
+   * for the route and its re-checks, the dev server's stop grace and env
+   * reload wait, and the dev-server target finder's looks and fallbacks.
+   */
   clock?: Clock;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;

@@ -3,6 +3,7 @@ import { findAnnouncedUrl } from '../child/index.js';
 import { isTargetNamed, type StartConfig } from '../config/index.js';
 import type { DaemonEvent, NewDaemonEvent, TargetHow, TargetState } from '../events/index.js';
 import { originOfListening, type ListeningSocket } from '../platform/index.js';
+import { systemClock, type Clock, type ClockTimer } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { TargetWatch } from './target-watch.js';
 
@@ -34,6 +35,8 @@ export interface DevServerTargetOptions {
   signal: AbortSignal;
   logger: Logger;
   timing?: Partial<{ pollMs: number; silentFallbackMs: number }>;
+  /** The looks, the port lookup's delay, the silent fallback and the announced address's 3 s run on it (tests drive it); real time when left out. */
+  clock?: Clock | undefined;
 }
 
 /** The dev server's origin, found from what it announces or the port it opens, and whether it listens yet. */
@@ -60,11 +63,12 @@ interface Run {
   announcedAt: number | undefined;
   /** The port lookup's last answer: taken only when two looks agree (a port open for a moment is not the server). */
   lastCandidate: string | undefined;
-  timer: NodeJS.Timeout | undefined;
+  timer: ClockTimer | undefined;
 }
 
 export function createDevServerTarget(options: DevServerTargetOptions): DevServerTarget {
   const { config, targetWatch } = options;
+  const clock = options.clock ?? systemClock;
   const pollMs = options.timing?.pollMs ?? POLL_MS;
   const silentFallbackMs = options.timing?.silentFallbackMs ?? SILENT_FALLBACK_MS;
   const isFinding = options.hasCommand && !isTargetNamed(config.targetFrom);
@@ -96,8 +100,8 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
   function found(origin: string, foundHow: 'announced' | 'listening', line?: string): void {
     if (!run) return;
     if (isOwnProxy(origin, options.proxyPort)) return;
-    run.found = { how: foundHow, at: Date.now() };
-    if (foundHow === 'announced') run.announcedAt = Date.now();
+    run.found = { how: foundHow, at: clock.now() };
+    if (foundHow === 'announced') run.announcedAt = clock.now();
     hasFound = true;
     how = foundHow;
     if (origin !== current) {
@@ -119,7 +123,7 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
   }
 
   async function look(active: Run): Promise<void> {
-    const now = Date.now();
+    const now = clock.now();
     if (isFinding && !active.found && now - active.startedAt >= PORT_LOOKUP_AFTER_MS) {
       const origin = originOfListening(await options.lookupPorts(active.pid), { ignorePorts: [options.proxyPort] });
       if (run !== active) return;
@@ -134,10 +138,10 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
       return;
     }
     if (run !== active) return;
-    const elapsed = Date.now() - active.startedAt;
+    const elapsed = clock.now() - active.startedAt;
     if (isFinding && !active.found && !active.hasFallenBack && !hasFound && elapsed >= silentFallbackMs) fallBack(active);
     if (active.announcedAt !== undefined) {
-      const sinceAnnounced = Date.now() - active.announcedAt;
+      const sinceAnnounced = clock.now() - active.announcedAt;
       if (sinceAnnounced >= ANNOUNCED_LISTENS_WITHIN_MS) targetWatch.unreachable('the dev server said it listens there, but the connection is refused', sinceAnnounced, false);
     } else if (phase() === 'starting') {
       targetWatch.unreachable('the dev server runs, but nothing listens there yet', elapsed, true);
@@ -146,7 +150,7 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
 
   function markListening(active: Run): void {
     active.isListening = true;
-    if (active.timer) clearTimeout(active.timer);
+    active.timer?.cancel();
     active.timer = undefined;
     targetWatch.answered();
     say();
@@ -154,16 +158,15 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
 
   function schedule(active: Run): void {
     if (options.signal.aborted || run !== active || active.isListening) return;
-    active.timer = setTimeout(() => {
+    active.timer = clock.setTimer(() => {
       look(active)
         .catch((error: unknown) => options.logger.debug(`looking at the dev server: ${String(error)}`))
         .finally(() => schedule(active));
     }, pollMs);
-    active.timer.unref();
   }
 
   function endRun(): void {
-    if (run?.timer) clearTimeout(run.timer);
+    run?.timer?.cancel();
     run = undefined;
   }
   options.signal.addEventListener('abort', endRun, { once: true });
@@ -188,7 +191,7 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
           isRestarting = false;
           isGone = false;
           endRun();
-          run = { pid: event.pid, startedAt: Date.now(), found: undefined, isListening: false, hasFallenBack: false, announcedAt: undefined, lastCandidate: undefined, timer: undefined };
+          run = { pid: event.pid, startedAt: clock.now(), found: undefined, isListening: false, hasFallenBack: false, announcedAt: undefined, lastCandidate: undefined, timer: undefined };
           say(isFinding && !hasFound ? 'The dev server is starting: median-dev reads where it listens from its output, or from the port it opens.' : undefined);
           schedule(run);
         } else if (event.state === 'exited' || (event.state === 'stopped' && !isRestarting)) {
@@ -201,11 +204,11 @@ export function createDevServerTarget(options: DevServerTargetOptions): DevServe
       if (!isFinding) {
         // A named target: the dev server saying it listens there is when it is expected to.
         const announced = findAnnouncedUrl(event.line);
-        if (announced && run.announcedAt === undefined && isSameAddress(announced.origin, current)) run.announcedAt = Date.now();
+        if (announced && run.announcedAt === undefined && isSameAddress(announced.origin, current)) run.announcedAt = clock.now();
         return;
       }
       // The first local address a run announces wins; a later one only while that one does not listen.
-      if (run.found?.how === 'announced' && (run.isListening || Date.now() - run.found.at < ANNOUNCED_LISTENS_WITHIN_MS)) return;
+      if (run.found?.how === 'announced' && (run.isListening || clock.now() - run.found.at < ANNOUNCED_LISTENS_WITHIN_MS)) return;
       const announced = findAnnouncedUrl(event.line);
       if (announced && (announced.origin !== current || run.found?.how !== 'announced')) found(announced.origin, 'announced', announced.line);
     },

@@ -118,6 +118,7 @@ function findDevServerTarget(ctx: DaemonContext, proxy: RecordingProxy, later: L
     signal: abort.signal,
     logger,
     ...(ctx.timing.targetFallbackMs ? { timing: { silentFallbackMs: ctx.timing.targetFallbackMs } } : {}),
+    clock: options.clock,
   });
   const found = devServerTarget;
   hub.on((event) => found.take(event));

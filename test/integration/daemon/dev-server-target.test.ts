@@ -8,11 +8,22 @@ import { findListeningPorts, realPortLookupSystem } from '../../../src/platform/
 import { startRecordingProxy } from '../../../src/proxy/index.js';
 import type { CallRecord } from '../../../src/median/index.js';
 import { silentLogger } from '../../../src/shared/index.js';
+import { waitForOnClock } from '../../helpers/drive-clock.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { ROUTE, send, toolCallBody } from '../proxy/proxy-harness.js';
 
 const WAIT = { timeout: 10_000, interval: 20 };
+
+/**
+ * The finder looks, falls back and times the announced address on a manual
+ * clock the tests drive (waitForOnClock: each look that finds the assertion
+ * failing moves it on to the finder's next look); the dev server, the port
+ * lookup and the probes stay real. Where the dev server's own start is what
+ * the finder waits for, the test first waits for the line it prints once it
+ * listens, so the clock never runs ahead of a real process.
+ */
 
 /**
  * A real dev server: after DELAY_MS it listens on port 0 and answers
@@ -40,6 +51,7 @@ interface Setup {
 
 /** The daemon's call path as start-daemon.ts wires it: a real proxy, the finder, and a real dev server process. */
 async function useDevServerTarget(setup: Setup = {}) {
+  const clock = createManualClock();
   const guess = await useHttpServer((_req, res) => res.end('{"result":"guess"}'));
   const events: NewDaemonEvent[] = [];
   const records: CallRecord[] = [];
@@ -71,6 +83,7 @@ async function useDevServerTarget(setup: Setup = {}) {
     signal: abort.signal,
     logger: silentLogger,
     timing: { silentFallbackMs: 2_000, ...(setup.pollMs ? { pollMs: setup.pollMs } : {}) },
+    clock,
   });
   const child = createChildKeeper({
     command: [process.execPath, '-e', DEV_SERVER],
@@ -85,7 +98,10 @@ async function useDevServerTarget(setup: Setup = {}) {
     const answer = await send(`${proxy.url}${ROUTE}`, { method: 'POST', body: toolCallBody('orderStatus', {}) });
     return { status: answer.status, headers: answer.headers, body: answer.body.toString() };
   };
-  return { finder, proxy, child, events, targetEvents, records, remembered, call, guess };
+  const output = () => events.flatMap((e) => (e.event === 'output' ? [e.line] : []));
+  /** Waits for `assertion` while driving the finder's clock. */
+  const onClock = (assertion: () => void) => waitForOnClock(clock, assertion);
+  return { finder, proxy, child, events, targetEvents, records, remembered, call, guess, clock, abort, output, onClock };
 }
 
 describe('the target found from the dev server', () => {
@@ -93,7 +109,7 @@ describe('the target found from the dev server', () => {
     const world = await useDevServerTarget({ env: { ANNOUNCE: '1' } });
     await world.child.restart();
 
-    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'announced' }), WAIT);
+    await world.onClock(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'announced' }));
     const found = world.targetEvents().filter((e) => e.message && e.how === 'announced');
     expect(found).toHaveLength(1);
     expect(found[0]?.url).toMatch(/^http:\/\/localhost:\d+$/);
@@ -105,8 +121,10 @@ describe('the target found from the dev server', () => {
   it('proxies to the port it opens when it announces nothing (the OS port lookup)', async () => {
     const world = await useDevServerTarget();
     await world.child.restart();
+    // It prints this once it listens: from then on the finder's looks can see its port.
+    await vi.waitFor(() => expect(world.output().some((line) => line.includes('Network: use --host to expose'))).toBe(true), WAIT);
 
-    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'listening' }), WAIT);
+    await world.onClock(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'listening' }));
     expect(world.finder.current()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(world.remembered).toEqual([[world.finder.current(), 'listening']]);
     expect(JSON.parse((await world.call()).body)).toEqual({ result: 'dev' });
@@ -129,7 +147,7 @@ describe('the target found from the dev server', () => {
     const world = await useDevServerTarget({ env: { DELAY_MS: '60000' } });
     await world.child.restart();
 
-    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'default', url: world.guess.url }), WAIT);
+    await world.onClock(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'default', url: world.guess.url }));
     expect(world.targetEvents().some((e) => e.how === 'default' && e.message !== undefined)).toBe(true);
     expect(JSON.parse((await world.call()).body)).toEqual({ result: 'guess' });
   });
@@ -139,7 +157,7 @@ describe('the target found from the dev server', () => {
     const world = await useDevServerTarget({ env: { ANNOUNCE: '1' }, target: named.url, targetFrom: 'flag' });
     await world.child.restart();
 
-    await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'flag', url: named.url }), WAIT);
+    await world.onClock(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'flag', url: named.url }));
     await vi.waitFor(() => expect(world.events.some((e) => e.event === 'output' && e.line.includes('Local:'))).toBe(true), WAIT);
     expect(world.finder.current()).toBe(named.url);
     expect(world.remembered).toEqual([]);
@@ -152,11 +170,14 @@ describe('the target found from the dev server', () => {
     const world = await useDevServerTarget({ env: { ANNOUNCE_ONLY: String(gone.port), DELAY_MS: '60000' } });
     await world.child.restart();
     await vi.waitFor(() => expect(world.targetEvents().some((e) => e.how === 'announced' && e.url === gone.url)).toBe(true), WAIT);
-    const announcedAt = Date.now();
+    const announcedAt = world.clock.now();
 
-    await vi.waitFor(() => expect(world.events.some((e) => e.event === 'error' && e.code === 'target_unreachable')).toBe(true), WAIT);
-    expect(Date.now() - announcedAt).toBeLessThan(5_000);
+    await world.onClock(() => expect(world.events.some((e) => e.event === 'error' && e.code === 'target_unreachable')).toBe(true));
+    expect(world.clock.now() - announcedAt).toBeLessThan(5_000);
     expect((await world.call()).status).toBe(503);
+    // Closed (the daemon's abort): no look is left waiting on the clock.
+    world.abort.abort();
+    expect(world.clock.pendingTimers()).toBe(0);
   });
 
   it('with --target: target_unreachable within 3 s of the dev server announcing that address, not 10 s', async () => {
@@ -165,10 +186,12 @@ describe('the target found from the dev server', () => {
     const world = await useDevServerTarget({ env: { ANNOUNCE_ONLY: String(gone.port), DELAY_MS: '60000' }, target: gone.url, targetFrom: 'flag' });
     await world.child.restart();
     await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'starting', how: 'flag', url: gone.url }), WAIT);
-    const startedAt = Date.now();
+    const startedAt = world.clock.now();
+    // The line it announces the address with, read (real output) before the clock moves.
+    await vi.waitFor(() => expect(world.output()).toContain(`Listening on http://127.0.0.1:${gone.port}`), WAIT);
 
-    await vi.waitFor(() => expect(world.events.some((e) => e.event === 'error' && e.code === 'target_unreachable')).toBe(true), WAIT);
-    expect(Date.now() - startedAt).toBeLessThan(6_000);
+    await world.onClock(() => expect(world.events.some((e) => e.event === 'error' && e.code === 'target_unreachable')).toBe(true));
+    expect(world.clock.now() - startedAt).toBeLessThan(6_000);
   });
 
   it('takes a call answered at the target as listening at once: a refused connection after it is a 502, not "starting"', async () => {
