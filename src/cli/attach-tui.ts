@@ -11,7 +11,7 @@ import { cliCommandLine, pastableFlags } from './command-line.js';
 import { VERSION } from './version.js';
 import { createTerminalEditor } from './terminal-editor.js';
 import { createOutputMasker } from './output-masker.js';
-import { breakViewWrites } from './crash-knobs.js';
+import { breakInput, breakViewWrites } from './crash-knobs.js';
 import { DEFAULT_CALLS_DIR, saveRecordAsTest } from './saved-call-files.js';
 
 export interface TuiWiring {
@@ -37,6 +37,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
   };
   const output = io.terminal ?? io.stdout;
   const mendWrites = breakViewWrites(output, io.env);
+  const mendInput = breakInput(io.stdin, io.env);
   // Restore the terminal even when the process dies of an unexpected error.
   const onCrash = () => restoreTerminal({ input: io.stdin, output });
   process.once('exit', onCrash);
@@ -46,6 +47,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
     onFailed(error) {
       process.off('exit', onCrash);
       mendWrites();
+      mendInput();
       restoreTerminal({ input: io.stdin, output });
       wiring.onFailed?.(error);
     },
@@ -85,6 +87,7 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
       process.off('exit', onCrash);
       await attached.close();
       mendWrites();
+      mendInput();
     },
   };
 }

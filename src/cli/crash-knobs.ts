@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Daemon } from '../daemon/index.js';
 import type { CliIo } from './cli-io.js';
 
@@ -13,10 +13,14 @@ import type { CliIo } from './cli-io.js';
  *   holds <text> throws, and so does every write after it until the TUI lets
  *   go of the terminal: a screen that cannot draw at all, not even the line
  *   saying a frame failed.
+ * - MEDIAN_DEV_TEST_CRASH_INPUT=<text>: the first chunk the terminal sends
+ *   that holds <text> throws in a listener on the input, beside blessed's key
+ *   parser: an error while the TUI takes input, which no caller can catch.
  * - MEDIAN_DEV_TEST_CRASH_DAEMON=<toolCallId>: recording a call with that
  *   toolCallId throws an uncaught error in the daemon's process: a bug.
  */
 export const CRASH_VIEW_KNOB = 'MEDIAN_DEV_TEST_CRASH_VIEW';
+export const CRASH_INPUT_KNOB = 'MEDIAN_DEV_TEST_CRASH_INPUT';
 export const CRASH_DAEMON_KNOB = 'MEDIAN_DEV_TEST_CRASH_DAEMON';
 
 /** With the knob set, breaks `output`'s writes as it says; returns what mends them (idempotent). */
@@ -35,6 +39,20 @@ export function breakViewWrites(output: Writable, env: CliIo['env']): () => void
   return () => {
     output.write = write;
   };
+}
+
+/** With the knob set, breaks `input`'s handling as it says (once); returns what takes the break away (idempotent). */
+export function breakInput(input: Readable, env: CliIo['env']): () => void {
+  const text = env[CRASH_INPUT_KNOB];
+  if (!text) return () => undefined;
+  let hasThrown = false;
+  const onData = (chunk: Buffer | string) => {
+    if (hasThrown || !String(chunk).includes(text)) return;
+    hasThrown = true;
+    throw new Error(`an input crash injected by ${CRASH_INPUT_KNOB}`);
+  };
+  input.on('data', onData);
+  return () => void input.off('data', onData);
 }
 
 /** With the knob set, a recorded call with its toolCallId throws an uncaught error (outside any handler's try). */

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { createRequire } from 'node:module';
 import type blessed from 'blessed';
 import { HIDING_CHARS } from '../shared/output-sanitiser.js';
+import { guardEmits } from './guard-emits.js';
 import { keyName, type RawKey } from './key-names.js';
 import type { Frame, PanelName } from './render-frame.js';
 import type { Color, StyledLine } from './styled-text.js';
@@ -30,7 +31,11 @@ export interface TerminalScreen {
   draw(frame: Frame): void;
   onKey(listener: (key: TuiKey) => void): void;
   onResize(listener: (width: number, height: number) => void): void;
-  /** Writing a frame to the terminal failed where no caller could catch it (blessed flushes on the next turn). */
+  /**
+   * Writing a frame to the terminal, or taking its input or a resize, failed
+   * where no caller could catch it (blessed flushes on the next turn, and
+   * parses input and resizes in the streams' own listeners).
+   */
   onFailure(listener: (error: unknown) => void): void;
   /** Hands the terminal back (normal screen, cooked mode) until the returned function is called. */
   suspend(): () => void;
@@ -133,15 +138,22 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
   // blessed writes what render() drew on the next turn (setImmediate → _flush), outside any caller's try:
   // a write that throws there would be an uncaught error, and take the daemon the TUI runs in with it.
   const failureListeners: Array<(error: unknown) => void> = [];
+  const reportFailure = (error: unknown): void => {
+    for (const listener of failureListeners) listener(error);
+  };
   const flush = program.flush.bind(program);
   program._flush = () => {
     try {
       flush();
     } catch (error) {
       silence();
-      for (const listener of failureListeners) listener(error);
+      reportFailure(error);
     }
   };
+  // The same for what comes in: blessed parses keys (and mouse and terminal answers) in listeners on the input's
+  // `data` and `keypress`, and redraws in one on the output's `resize`; on a TTY those come from libuv and SIGWINCH,
+  // where an error thrown by blessed or by a handler of ours would be uncaught.
+  const unguards = [guardEmits(options.input, ['data', 'keypress'], reportFailure), guardEmits(options.output, ['resize'], reportFailure)];
   /** A terminal a write failed on gets nothing more from blessed, not even its tear-down (written late, it wiped what the owner said). */
   const silence = (): void => {
     program._buf = '';
@@ -243,6 +255,7 @@ export function createTerminalScreen(options: TerminalScreenOptions): TerminalSc
     destroy() {
       if (isDestroyed) return;
       isDestroyed = true;
+      for (const unguard of unguards) unguard();
       // pause() swapped the output's write for a no-op: put it back before leaving.
       const resume = resumeProgram;
       resumeProgram = undefined;

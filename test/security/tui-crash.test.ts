@@ -91,6 +91,23 @@ describe('a crash in a view, or in the daemon', () => {
     expect(isAlive(childPid)).toBe(true);
   }, 90_000);
 
+  it('an error while the TUI takes a key stops the TUI only: the daemon records on', async () => {
+    const world = await useE2eWorld();
+    // The first chunk of input holding `z` throws beside blessed's key parser (see src/cli/crash-knobs.ts).
+    const { pane, snapshot } = await startWithTui(world, { MEDIAN_DEV_TEST_CRASH_INPUT: 'z' });
+    const childPid = snapshot.child.pid!;
+    await vi.waitFor(async () => expect(await pane.text()).toContain('median-dev'), { timeout: 15_000, interval: 200 });
+    await pane.sendKeys('z');
+    await vi.waitFor(async () => expect(await pane.text()).toContain('the terminal UI stopped'), { timeout: 20_000, interval: 200 });
+    expect(await pane.text()).toContain(`an input crash injected by MEDIAN_DEV_TEST_CRASH_INPUT`);
+
+    expect((await fetch(`${snapshot.proxyUrl!}/__median-dev/health`)).status).toBe(200);
+    await world.emulator.callTool({ tool: 'lookupCustomer', input: { email: 'ada@example.com' } });
+    await vi.waitFor(async () => expect((await recorded(world)).some((r) => r.tool === 'lookupCustomer' && r.signature === 'valid')).toBe(true), { timeout: 15_000 });
+    await vi.waitFor(async () => expect(await pane.text()).toContain('lookupCustomer'), { timeout: 15_000, interval: 200 });
+    expect(isAlive(childPid)).toBe(true);
+  }, 90_000);
+
   it('a daemon that dies of an uncaught error stops its dev server first', async () => {
     const world = await useE2eWorld();
     const daemon = world.start({ env: { MEDIAN_DEV_TEST_CRASH_DAEMON: 'call_deep' } });
