@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { startTui } from '../../../src/tui/index.js';
-import { useTeardown } from '../../helpers/use-teardown.js';
+import { startFailingTui } from '../../helpers/failing-tui.js';
 import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
 import { fakeTty } from '../../helpers/terminal-streams.js';
 
@@ -26,15 +25,7 @@ describe('a screen that cannot draw at all', () => {
       }
       return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof tty.output.write;
-    const uncaught: unknown[] = [];
-    const onUncaught = (error: unknown) => uncaught.push(error);
-    process.on('uncaughtException', onUncaught);
-    useTeardown(onUncaught, (listener) => void process.off('uncaughtException', listener));
-    const failures: unknown[] = [];
-    const tui = useTeardown(
-      startTui({ input: tty.input, output: tty.output, terminal: 'xterm-256color', onEffect: () => undefined, onFailed: (error) => failures.push(error) }),
-      (t) => t.close(),
-    );
+    const { tui, failures, uncaught } = startFailingTui(tty);
     tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([makeRecord({ tool: 'lookup_order' })]) });
     await vi.waitFor(() => expect(tty.plain()).toContain('lookup_order'), { timeout: 5_000 });
 

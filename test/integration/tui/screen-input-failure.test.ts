@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { startTui } from '../../../src/tui/index.js';
-import { useTeardown } from '../../helpers/use-teardown.js';
+import { startFailingTui } from '../../helpers/failing-tui.js';
 import { makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
 import { fakeTty, type FakeTty } from '../../helpers/terminal-streams.js';
 
@@ -38,15 +37,7 @@ describe('an error while the screen takes input or a resize', () => {
   for (const { name, arm, provoke } of cases) {
     it(`${name}: stops the TUI only and tells its owner once`, async () => {
       const tty = fakeTty(100, 30);
-      const uncaught: unknown[] = [];
-      const onUncaught = (error: unknown) => uncaught.push(error);
-      process.on('uncaughtException', onUncaught);
-      useTeardown(onUncaught, (listener) => void process.off('uncaughtException', listener));
-      const failures: unknown[] = [];
-      const tui = useTeardown(
-        startTui({ input: tty.input, output: tty.output, terminal: 'xterm-256color', onEffect: () => undefined, onFailed: (error) => failures.push(error) }),
-        (t) => t.close(),
-      );
+      const { tui, failures, uncaught } = startFailingTui(tty);
       tui.dispatch({ type: 'snapshot', snapshot: makeSnapshot([makeRecord({ tool: 'lookup_order' })]) });
       await vi.waitFor(() => expect(tty.plain()).toContain('lookup_order'), { timeout: 5_000 });
 
