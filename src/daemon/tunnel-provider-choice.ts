@@ -34,7 +34,7 @@ export interface ProviderChoiceOptions {
   logger: Logger;
   openTimeoutMs?: number;
   lostAfterMs?: number;
-  /** localtunnel's open timeout, lost window and socket retries run on it (tests drive it). */
+  /** Every provider's waits run on it (localtunnel's open timeout, lost window and socket retries; the others' open timeouts, polls and pauses); tests drive it. */
   clock?: Clock;
   /** How often an attached ngrok agent is looked at (tests: shorter). */
   agentFollowMs?: number;
@@ -105,6 +105,7 @@ function cloudflared(options: ProviderChoiceOptions, binary: string): ProviderCh
       logger: options.logger,
       ...(named ? { namedTunnel: named } : {}),
       ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     }),
     label: named ? `cloudflared (named tunnel ${named.name})` : 'cloudflared',
   };
@@ -120,6 +121,7 @@ function ssh(options: ProviderChoiceOptions): ProviderChoice {
       env: options.env,
       logger: options.logger,
       ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     }),
     label: `ssh (${config.sshDestination})`,
   };
@@ -129,7 +131,13 @@ async function ngrok(options: ProviderChoiceOptions): Promise<ProviderChoice> {
   const { config } = options;
   const targetPort = Number(new URL(config.target).port || 80);
   const agent = (): TunnelProvider =>
-    createNgrokAgentProvider({ apiUrl: config.ngrokApi, targetPort, logger: options.logger, ...(options.agentFollowMs ? { followMs: options.agentFollowMs } : {}) });
+    createNgrokAgentProvider({
+      apiUrl: config.ngrokApi,
+      targetPort,
+      logger: options.logger,
+      ...(options.agentFollowMs ? { followMs: options.agentFollowMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
   if (config.ngrokAttach) return { provider: agent(), label: 'ngrok agent' };
   // An agent the user already runs for this proxy is used as it is, rather than a second session.
   const running = await listAgentEndpoints(config.ngrokApi).catch(() => []);
@@ -141,6 +149,7 @@ async function ngrok(options: ProviderChoiceOptions): Promise<ProviderChoice> {
       ...(config.ngrokDomain ? { domain: config.ngrokDomain } : {}),
       logger: options.logger,
       ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     }),
     label: config.ngrokDomain ? `ngrok (${config.ngrokDomain})` : 'ngrok',
   };

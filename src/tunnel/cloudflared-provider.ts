@@ -2,6 +2,7 @@ import { findFreePort } from '../shared/free-port.js';
 import { UserError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { pause } from '../shared/delay.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { startTunnelProgram, type ProgramExit, type TunnelProgram } from '../platform/index.js';
 import { quickTunnelHostname, readCloudflaredLine, readyConnections } from './cloudflared-output.js';
 import { getLocalJson } from './local-json.js';
@@ -31,7 +32,8 @@ export interface CloudflaredProviderOptions {
    * once and prolonging the limit. Default 60000 ms.
    */
   rateLimitPauseMs?: number;
-  now?: () => number;
+  /** The open timeout, the polls of the metrics server and the rate limit's pause run on it (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 /** Lines kept for the message of a cloudflared that exited while opening. */
@@ -51,7 +53,7 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
   const openTimeoutMs = options.openTimeoutMs ?? 30_000;
   const pollMs = options.pollMs ?? 200;
   const rateLimitPauseMs = options.rateLimitPauseMs ?? 60_000;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   let rateLimitedAt: number | undefined;
 
   return {
@@ -59,10 +61,10 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
     async open(request, { signal } = {}) {
       if (signal?.aborted) throw openAbortedError();
       if (rateLimitedAt !== undefined) {
-        const waitMs = rateLimitedAt + rateLimitPauseMs - now();
+        const waitMs = rateLimitedAt + rateLimitPauseMs - clock.now();
         if (waitMs > 0) {
           logger.info('cloudflared: waiting out Cloudflare’s limit on new quick tunnels', { waitMs });
-          await pause(waitMs, signal);
+          await pause(waitMs, signal, clock);
           if (signal?.aborted) throw openAbortedError();
         }
       }
@@ -79,7 +81,7 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
         logger.debug('cloudflared open', { url, pid: program.pid });
         return programConnection(program, url, 'cloudflared exited');
       } catch (error) {
-        if ((error as { code?: unknown }).code === TUNNEL_ERROR_CODES.cloudflaredRateLimited) rateLimitedAt = now();
+        if ((error as { code?: unknown }).code === TUNNEL_ERROR_CODES.cloudflaredRateLimited) rateLimitedAt = clock.now();
         await program.stop();
         throw error;
       }
@@ -99,11 +101,11 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
       else if (read.kind === 'registered') isRegistered = true;
       else if (read.kind === 'rate-limited') isRateLimited = true;
     });
-    const deadline = now() + openTimeoutMs;
+    const deadline = clock.now() + openTimeoutMs;
     let hostname: string | undefined;
     while (!program.hasExited) {
       if (signal?.aborted) throw openAbortedError();
-      if (now() >= deadline) {
+      if (clock.now() >= deadline) {
         throw new UserError(TUNNEL_ERROR_CODES.openTimeout, `cloudflared did not open a tunnel within ${openTimeoutMs / 1000} s.`, {
           hint: 'Check your network (cloudflared needs outbound connections to Cloudflare on port 7844), or pick another provider with --tunnel.',
           details: { lines: [...lines] },
@@ -120,7 +122,7 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
         const isReady = ready.kind === 'answered' ? readyConnections(ready.status, ready.body) > 0 : isRegistered;
         if (isReady && !program.hasExited) return options.namedTunnel ? new URL(options.namedTunnel.publicUrl).origin : `https://${hostname}`;
       }
-      await Promise.race([pause(pollMs, signal), program.exited]);
+      await Promise.race([pause(pollMs, signal, clock), program.exited]);
     }
     throw exitedError(await program.exited, lines, isRateLimited);
   }

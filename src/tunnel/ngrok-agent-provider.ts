@@ -1,4 +1,5 @@
 import { UserError } from '../shared/errors.js';
+import { everyOnClock, systemClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { getLocalJson } from './local-json.js';
 import { readAgentEndpoints, type AgentEndpoint } from './ngrok-agent-api.js';
@@ -14,6 +15,8 @@ export interface NgrokAgentProviderOptions {
   logger?: Logger;
   /** How often an open tunnel's endpoint is looked at, to follow a change. Default 5000 ms. */
   followMs?: number;
+  /** The follow-up looks run on it (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 /** The endpoints a running agent serves, or the coded reason there are none to use. */
@@ -46,6 +49,7 @@ export async function listAgentEndpoints(apiUrl: string, signal?: AbortSignal): 
 export function createNgrokAgentProvider(options: NgrokAgentProviderOptions): TunnelProvider {
   const logger = options.logger ?? silentLogger;
   const followMs = options.followMs ?? 5_000;
+  const clock = options.clock ?? systemClock;
   return {
     name: 'ngrok',
     async open(request, { signal } = {}) {
@@ -59,11 +63,11 @@ export function createNgrokAgentProvider(options: NgrokAgentProviderOptions): Tu
   function followedConnection(endpoint: AgentEndpoint, localPort: number): TunnelConnection {
     const lost = createLostSignal();
     const lose = (reason: string): void => {
-      clearInterval(timer);
+      timer.cancel();
       lost.lose(reason);
     };
     let isLooking = false;
-    const timer = setInterval(() => {
+    const timer = everyOnClock(clock, followMs, () => {
       if (isLooking) return;
       isLooking = true;
       listAgentEndpoints(options.apiUrl)
@@ -74,9 +78,8 @@ export function createNgrokAgentProvider(options: NgrokAgentProviderOptions): Tu
         })
         .catch((error: unknown) => lose(`the ngrok agent stopped answering (${(error as { code?: string }).code ?? String(error)})`))
         .finally(() => (isLooking = false));
-    }, followMs);
-    timer.unref();
-    return signalledConnection(endpoint.url, lost, async () => clearInterval(timer));
+    });
+    return signalledConnection(endpoint.url, lost, async () => timer.cancel());
   }
 }
 

@@ -1,3 +1,4 @@
+import { systemClock, type Clock, type ClockTimer } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { isMedianDevError } from '../shared/errors.js';
 import { loadNgrokLibrary, type NgrokLibrary, type NgrokListener } from './ngrok-library.js';
@@ -14,6 +15,8 @@ export interface NgrokProviderOptions {
   logger?: Logger;
   /** Default 20000 ms. */
   openTimeoutMs?: number;
+  /** The open timeout runs on it (tests drive it); real time when left out. */
+  clock?: Clock;
   /** How the library is loaded (on the first open); default: import @ngrok/ngrok, undefined when it is not installed. */
   load?: () => Promise<NgrokLibrary | undefined>;
 }
@@ -27,6 +30,7 @@ export interface NgrokProviderOptions {
 export function createNgrokProvider(options: NgrokProviderOptions): TunnelProvider {
   const logger = options.logger ?? silentLogger;
   const openTimeoutMs = options.openTimeoutMs ?? 20_000;
+  const clock = options.clock ?? systemClock;
   let library: NgrokLibrary | undefined;
   const load = options.load ?? loadNgrokLibrary;
   return {
@@ -41,7 +45,7 @@ export function createNgrokProvider(options: NgrokProviderOptions): TunnelProvid
         logger.debug('ngrok session status', { status });
         if (status === 'closed') lost.lose('the ngrok session closed');
       };
-      let timer: NodeJS.Timeout | undefined;
+      let timer: ClockTimer | undefined;
       const forwarding = library.forward({
         addr: `127.0.0.1:${request.localPort}`,
         authtoken: options.authtoken,
@@ -54,8 +58,7 @@ export function createNgrokProvider(options: NgrokProviderOptions): TunnelProvid
         listener = await Promise.race([
           forwarding,
           new Promise<never>((_resolve, reject) => {
-            timer = setTimeout(() => reject(openTimeoutError('ngrok', openTimeoutMs)), openTimeoutMs);
-            timer.unref();
+            timer = clock.setTimer(() => reject(openTimeoutError('ngrok', openTimeoutMs)), openTimeoutMs);
             signal?.addEventListener('abort', () => reject(openAbortedError()), { once: true });
           }),
         ]);
@@ -64,7 +67,7 @@ export function createNgrokProvider(options: NgrokProviderOptions): TunnelProvid
         forwarding.then((late) => late.close()).catch(() => undefined);
         throw isMedianDevError(error) ? error : ngrokError(error, options.domain);
       } finally {
-        clearTimeout(timer);
+        timer?.cancel();
       }
       const url = listener.url();
       if (!url) {

@@ -1,6 +1,6 @@
 import { UserError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import { pause } from '../shared/delay.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { startTunnelProgram, type ProgramExit, type TunnelProgram } from '../platform/index.js';
 import { programConnection } from './program-connection.js';
 import { readSshLine } from './ssh-output.js';
@@ -20,7 +20,8 @@ export interface SshProviderOptions {
   openTimeoutMs?: number;
   /** ServerAliveInterval in seconds (ssh exits after ServerAliveCountMax=2 unanswered ones). Default 15. */
   aliveIntervalS?: number;
-  now?: () => number;
+  /** The open timeout runs on it (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 const KEPT_LINES = 12;
@@ -37,7 +38,7 @@ const KEPT_LINES = 12;
 export function createSshProvider(options: SshProviderOptions): TunnelProvider {
   const logger = options.logger ?? silentLogger;
   const openTimeoutMs = options.openTimeoutMs ?? 20_000;
-  const now = options.now ?? Date.now;
+  const clock = options.clock ?? systemClock;
   const aliveIntervalS = options.aliveIntervalS ?? 15;
   return {
     name: 'ssh',
@@ -68,27 +69,41 @@ export function createSshProvider(options: SshProviderOptions): TunnelProvider {
     },
   };
 
+  /** Waits for the line with the URL, ssh's exit, the open timeout (on the clock) or the abort, whichever comes first. */
   async function waitForUrl(program: TunnelProgram, signal: AbortSignal | undefined): Promise<string> {
     const lines: string[] = [];
     let url: string | undefined;
     let problem: 'host-key-unknown' | 'auth-failed' | 'forward-refused' | undefined;
+    let isTimedOut = false;
+    let wake: () => void = () => undefined;
     program.onLine((line) => {
       lines.push(line);
       if (lines.length > KEPT_LINES) lines.shift();
       const read = readSshLine(line);
       if (read.kind === 'url') url ??= read.url;
       else if (read.kind !== 'other') problem ??= read.kind;
+      wake();
     });
-    const deadline = now() + openTimeoutMs;
-    while (!program.hasExited && url === undefined) {
-      if (signal?.aborted) throw openAbortedError();
-      if (now() >= deadline) {
-        throw new UserError(TUNNEL_ERROR_CODES.openTimeout, `${options.destination} printed no public URL within ${openTimeoutMs / 1000} s.`, {
-          hint: `Run ssh -R 80:localhost:8080 ${options.destination} yourself to see what it prints; median-dev reads a line with the https:// address.`,
-          details: { lines: [...lines] },
-        });
+    const timer = clock.setTimer(() => {
+      isTimedOut = true;
+      wake();
+    }, openTimeoutMs);
+    const onAbort = (): void => wake();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!program.hasExited && url === undefined) {
+        if (signal?.aborted) throw openAbortedError();
+        if (isTimedOut) {
+          throw new UserError(TUNNEL_ERROR_CODES.openTimeout, `${options.destination} printed no public URL within ${openTimeoutMs / 1000} s.`, {
+            hint: `Run ssh -R 80:localhost:8080 ${options.destination} yourself to see what it prints; median-dev reads a line with the https:// address.`,
+            details: { lines: [...lines] },
+          });
+        }
+        await Promise.race([new Promise<void>((resolve) => (wake = resolve)), program.exited]);
       }
-      await Promise.race([pause(100, signal), program.exited]);
+    } finally {
+      timer.cancel();
+      signal?.removeEventListener('abort', onAbort);
     }
     if (url !== undefined && !program.hasExited) return url;
     throw exitedError(await program.exited, lines, problem, options.destination);

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createCloudflaredProvider, isFinalTunnelError, startTunnel, type TunnelEvent } from '../../../src/tunnel/index.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { FAKE_CLOUDFLARED, anyAlive, fakeCloudflaredEnv, getThroughEdge, pidsIn } from '../../helpers/fake-tunnel-programs.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
@@ -45,15 +46,19 @@ describe('the cloudflared provider', () => {
   });
 
   it('says a rate limit as such, and waits before asking again', async () => {
-    let clock = 1_000_000;
-    const { provider: cloudflared } = await provider('rate-limited', { rateLimitPauseMs: 300, now: () => clock });
+    const clock = createManualClock();
+    const { fake, provider: cloudflared } = await provider('rate-limited', { rateLimitPauseMs: 300, clock });
+    // The fake prints Cloudflare's refusal and exits: the open ends on that exit, not on a poll.
     await expect(cloudflared.open({ localPort: 1 })).rejects.toMatchObject({ code: 'cloudflared_rate_limited' });
-    const started = Date.now();
-    clock += 100; // 200 ms of the pause left
+    const started = clock.now();
+    clock.advance(100); // 200 ms of the pause left
     const second = cloudflared.open({ localPort: 1 });
-    clock += 10_000;
+    // It waits out the rest of the pause on the clock before starting another cloudflared.
+    await vi.waitFor(() => expect(clock.nextTimerIn()).toBe(200));
+    expect(await pidsIn(fake.pidFile)).toHaveLength(1);
+    clock.advance(10_000);
     await expect(second).rejects.toMatchObject({ code: 'cloudflared_rate_limited' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(150);
   });
 
   it('a missing binary is cloudflared_not_found, final', async () => {

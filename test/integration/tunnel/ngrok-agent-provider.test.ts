@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createNgrokAgentProvider, startTunnel, type TunnelEvent } from '../../../src/tunnel/index.js';
 import { getThroughEdge } from '../../helpers/fake-tunnel-programs.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useFakeNgrokAgent } from '../../helpers/use-fake-ngrok-agent.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
@@ -38,13 +39,19 @@ describe('attaching to a running ngrok agent', () => {
     await expect(createNgrokAgentProvider({ apiUrl: agent.apiUrl }).open({ localPort: 4141 })).rejects.toMatchObject({ code: 'ngrok_agent_unreachable' });
   });
 
-  it('an agent that stops answering (quit, or hung) is a lost tunnel', async () => {
+  it('an agent that stops answering (quit, or hung) is a lost tunnel, seen at the next look (every 5 s on its clock)', async () => {
     const agent = await useFakeNgrokAgent();
     agent.serve([{ url: 'https://aaa.ngrok-free.app', upstream: 'localhost:4141' }]);
-    const connection = useTeardown(await createNgrokAgentProvider({ apiUrl: agent.apiUrl, followMs: 50 }).open({ localPort: 4141 }), (c) => c.close());
-    const lost = new Promise<string>((resolve) => connection.onLost(resolve));
+    const clock = createManualClock();
+    const connection = useTeardown(await createNgrokAgentProvider({ apiUrl: agent.apiUrl, clock }).open({ localPort: 4141 }), (c) => c.close());
+    let reason: string | undefined;
+    connection.onLost((why) => (reason = why));
     await agent.close();
-    await expect(lost).resolves.toMatch(/stopped answering \(ngrok_agent_unreachable\)/);
+    expect(clock.nextTimerIn()).toBe(5_000);
+    clock.advance(5_000);
+    await vi.waitFor(() => expect(reason).toMatch(/stopped answering \(ngrok_agent_unreachable\)/));
+    // Lost: it looks no more.
+    expect(clock.pendingTimers()).toBe(0);
   });
 
   it('follows the agent: a new URL for the proxy is a hostname change', async () => {

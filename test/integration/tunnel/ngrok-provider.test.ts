@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createNgrokProvider, isFinalTunnelError, loadNgrokLibrary, type NgrokForwardOptions, type NgrokLibrary } from '../../../src/tunnel/index.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 
 describe('ngrok in process (@ngrok/ngrok)', () => {
   it('the real package loads, and offline it fails with a mapped code, never a raw error', async () => {
@@ -56,5 +57,23 @@ describe('ngrok in process (@ngrok/ngrok)', () => {
     await connection.close();
     await connection.close();
     expect(seen.closed).toBe(1);
+  });
+
+  it('a session that never connects is tunnel_open_timeout after the open timeout on its clock; a late listener is closed', async () => {
+    // A library whose forward() answers only when the test says (the real one hangs so without a route to ngrok).
+    let connect: () => void = () => undefined;
+    let closed = 0;
+    const library: NgrokLibrary = {
+      forward: () => new Promise((resolve) => (connect = () => resolve({ url: () => 'https://late.ngrok-free.app', close: async () => void (closed += 1) }))),
+    };
+    const clock = createManualClock();
+    const opening = createNgrokProvider({ authtoken: 'tok', openTimeoutMs: 20_000, clock, load: async () => library }).open({ localPort: 4141 }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(clock.nextTimerIn()).toBe(20_000));
+    clock.advance(19_999);
+    clock.advance(1);
+    expect(await opening).toMatchObject({ code: 'tunnel_open_timeout' });
+    expect(clock.pendingTimers()).toBe(0);
+    connect();
+    await vi.waitFor(() => expect(closed).toBe(1));
   });
 });

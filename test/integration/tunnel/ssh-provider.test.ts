@@ -1,10 +1,11 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { findExecutable } from '../../../src/platform/index.js';
+import { findExecutable, isProcessAlive } from '../../../src/platform/index.js';
 import { createSshProvider, isFinalTunnelError, startTunnel, type TunnelEvent } from '../../../src/tunnel/index.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { getThroughEdge } from '../../helpers/fake-tunnel-programs.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useSshTunnelServer } from '../../helpers/use-ssh-tunnel-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
@@ -78,5 +79,24 @@ describe('the ssh provider, driving the real OpenSSH client', () => {
     expect(events.filter((e) => e.type === 'opened')[1]).toMatchObject({ isHostnameChange: true, url: server.urls[1] });
     await handle.close();
     await vi.waitFor(() => expect(server.clientCount()).toBe(0), { timeout: 5_000 });
+  });
+
+  it('a server that never prints a URL: tunnel_open_timeout once the open timeout passed on its clock, and ssh is stopped', async () => {
+    const dir = await useTempDir('median-dev-ssh-silent-');
+    // Stands in for an ssh logged in to a server that forwards but prints nothing (not a tunnel service): it runs and is silent.
+    const silentSsh = join(dir, 'ssh');
+    await writeFile(silentSsh, `#!/bin/sh\necho $$ > '${join(dir, 'pid')}'\nexec sleep 1000\n`, { mode: 0o755 });
+    const clock = createManualClock();
+    const provider = createSshProvider({ binary: silentSsh, destination: 'me@tunnel.example.test', env: process.env, openTimeoutMs: 20_000, clock });
+    const opening = provider.open({ localPort: 1 }).catch((e: unknown) => e);
+    await vi.waitFor(async () => expect(Number(await readFile(join(dir, 'pid'), 'utf8'))).toBeGreaterThan(0));
+    const pid = Number(await readFile(join(dir, 'pid'), 'utf8'));
+    expect(clock.nextTimerIn()).toBe(20_000);
+    clock.advance(19_999);
+    expect(isProcessAlive(pid)).toBe(true);
+    clock.advance(1);
+    expect(await opening).toMatchObject({ code: 'tunnel_open_timeout' });
+    expect(isProcessAlive(pid)).toBe(false);
+    expect(clock.pendingTimers()).toBe(0);
   });
 });
