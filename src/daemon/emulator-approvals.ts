@@ -2,6 +2,7 @@ import type { EmulatorApproval, EmulatorDecisionAnswer, NewDaemonEvent } from '.
 import { MedianDevError, UserError, receivedErrorCode } from '../shared/errors.js';
 import { systemClock, type Clock, type ClockTimer } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
+import { requestLocalJson } from '../shared/local-json-request.js';
 
 /**
  * The pause before asking again after an error, or between asks to an older
@@ -78,20 +79,15 @@ export function startEmulatorApprovals(options: EmulatorApprovalsOptions): Emula
     inFlight.add(abort);
     const deadline = clock.setTimer(() => abort.abort(new DOMException('The emulator did not answer in time.', 'TimeoutError')), timeoutMs);
     try {
-      const response = await fetch(`${base}${path}`, {
+      const answer = await requestLocalJson(`${base}${path}`, {
         method,
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: abort.signal,
       });
-      const text = await response.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined; // not JSON: not the emulator's answer
-      }
-      return { status: response.status, body: typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined };
+      // Aborted (close(), or the deadline): its reason, as fetch would have thrown it.
+      if (answer.kind === 'unreachable') throw abort.signal.aborted ? abort.signal.reason : new Error(`${base} did not answer (${answer.errorCode})`);
+      return { status: answer.status, body: typeof answer.body === 'object' && answer.body !== null ? (answer.body as Record<string, unknown>) : undefined };
     } finally {
       deadline.cancel();
       inFlight.delete(abort);
