@@ -113,7 +113,7 @@ export function createController(onChange: (state: InspectorState) => void): Con
 
   async function send(confirmed: boolean): Promise<void> {
     const replay = state.replay;
-    if (!replay || replay.problem !== null) return;
+    if (!replay || replay.problem !== null || replay.refusal) return;
     dispatch({ type: 'replay-sending' });
     try {
       const answer = await api.replay({
@@ -222,7 +222,7 @@ export function createController(onChange: (state: InspectorState) => void): Con
     },
     sendReplay() {
       const replay = state.replay;
-      if (!replay || replay.problem !== null || replay.isSending) return;
+      if (!replay || replay.problem !== null || replay.refusal || replay.isSending) return;
       // The risk the manifest declares counts too (the daemon asks the same).
       const declared = state.tools?.tools?.find((tool) => tool.name === replay.record.tool)?.risk;
       const isUnsigned = unsignedOriginalReason(replay.record) !== undefined;

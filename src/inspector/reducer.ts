@@ -1,7 +1,7 @@
 import type { CallRecord } from '../median/call-record.js';
 import { checkInputAgainstSchema } from '../median/input-schema.js';
 import type { CallPage, CallRow, InspectorStatus, ReplayAnswer, ToolsAnswer } from '../events/inspector-api.js';
-import { MAX_CACHED_ROWS, inputOf, type InspectorState, type ListState, type ReplayState } from './state.js';
+import { MAX_CACHED_ROWS, inputOf, replayRefusalOf, type InspectorState, type ListState, type ReplayState } from './state.js';
 import { stringifySafely } from '../shared/safe-json.js';
 
 type ApiError = { code: string; message: string };
@@ -75,17 +75,19 @@ export function reduce(state: InspectorState, action: InspectorAction): Inspecto
     case 'tools-loaded':
       return { ...state, tools: action.tools, replay: state.replay ? validated(state.replay, action.tools) : null };
     case 'replay-opened': {
+      const refusal = replayRefusalOf(action.record);
       const replay: ReplayState = {
         record: action.record,
-        draft: stringifySafely(inputOf(action.record), 2, '{}'),
+        draft: refusal ? '' : stringifySafely(inputOf(action.record), 2, '{}'),
         isNewId: action.isNewId ?? false,
         atOffsetMs: 0,
         problem: null,
         isConfirming: false,
         isSending: false,
         error: null,
+        refusal,
       };
-      return { ...state, replay: validated(replay, state.tools) };
+      return { ...state, replay: refusal ? replay : validated(replay, state.tools) };
     }
     case 'replay-edited':
       return state.replay ? { ...state, replay: validated({ ...state.replay, draft: action.draft, isConfirming: false, error: null }, state.tools) } : state;
@@ -129,6 +131,7 @@ export function reduce(state: InspectorState, action: InspectorAction): Inspecto
 
 /** The draft's problem: not JSON, or the first failing field in the docs' invalid_input words. */
 function validated(replay: ReplayState, tools: ToolsAnswer | null): ReplayState {
+  if (replay.refusal) return replay;
   let input: unknown;
   try {
     input = JSON.parse(replay.draft);

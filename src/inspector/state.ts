@@ -1,6 +1,6 @@
 import type { CallRecord } from '../median/call-record.js';
 import type { CallRow, InspectorStatus, ReplayAnswer, ToolsAnswer } from '../events/inspector-api.js';
-import { parseBoundedJson } from '../shared/safe-json.js';
+import { isJsonTooDeep, MAX_JSON_DEPTH, parseBoundedJson } from '../shared/safe-json.js';
 
 /**
  * Everything the page shows, in one value. Views draw it; only the reducer
@@ -61,6 +61,8 @@ export interface ReplayState {
   isConfirming: boolean;
   isSending: boolean;
   error: { code: string; message: string } | null;
+  /** Why this call cannot be replayed from here at all (its input is too deep to read), or null: nothing is sent. */
+  refusal: { code: string; message: string } | null;
 }
 
 export interface DiffState {
@@ -114,6 +116,19 @@ export function newSincePaused(list: ListState): number {
 
 export function needsConfirmation(risk: string | null | undefined): boolean {
   return risk === 'reviewed' || risk === 'high';
+}
+
+/**
+ * A call whose body nests too deep to read has no input the editor could
+ * show: its replay is refused here, as the daemon refuses it, never sent
+ * with a stand-in input.
+ */
+export function replayRefusalOf(record: CallRecord): { code: string; message: string } | null {
+  if (!isJsonTooDeep(record.request.body)) return null;
+  return {
+    code: 'replay_too_deep',
+    message: `This call nests deeper than ${MAX_JSON_DEPTH} levels: its input cannot be shown or edited here, and a replay never sends another one. \`median-dev replay ${record.toolCallId}\` sends it again as it was recorded.`,
+  };
 }
 
 /** The tool input of a recorded tool call (parsed from its body), or {}. */

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { CallRecord, Risk, ToolCall } from '../median/index.js';
 import { recordedToolCall, RISKS, throwIfUnsignedOriginal } from '../median/index.js';
 import { UserError } from '../shared/errors.js';
-import { parseBoundedJson } from '../shared/safe-json.js';
+import { isJsonTooDeep, MAX_JSON_DEPTH, parseBoundedJson } from '../shared/safe-json.js';
 
 export { REPLAY_OF_HEADER } from '../median/index.js';
 
@@ -65,6 +65,13 @@ export function prepareReplay(record: CallRecord, options: ReplayOptions = {}): 
     throw new UserError('not_a_tool_call', `${parsed.message}, so it cannot be replayed.`, parsed.problem === 'kind' ? { hint: 'Pick a tool call from `median-dev calls`.' } : {});
   }
   const original = parsed.value;
+  // A new id or input means writing the call back as JSON, which nothing can do past that depth (a recursive walk):
+  // refused, never sent with an input other than the recorded one (a reader that could not parse it falls back to {}).
+  if ((options.newId === true || options.input !== undefined) && isJsonTooDeep(record.request.body)) {
+    throw new UserError('replay_too_deep', `The recorded call nests deeper than ${MAX_JSON_DEPTH} levels, so it can be sent again only as it was recorded: same toolCallId, same input.`, {
+      hint: 'Replay it unchanged (`median-dev replay <id>` without --new-id or --input), or send a new call with `median-dev call <tool> --input …`.',
+    });
+  }
   throwIfUnsignedOriginal(record, options.allowUnsignedOriginal === true, 'A replay');
   const risk = stricterRisk(original.context.risk, options.declaredRisk);
   if (needsConfirmation(risk) && options.confirmed !== true) {

@@ -168,6 +168,7 @@ const OWN_CODES = [
   'not_a_tool_call',
   'original_not_found',
   'replay_body_truncated',
+  'replay_too_deep',
   'replay_needs_confirmation',
   'replay_unsigned_original',
   'curl_not_route',

@@ -29,8 +29,9 @@ async function openLive(session: InspectorSession): Promise<{ messages: LiveMess
  * The same 200,000-deep call from the internet, read back through every
  * route the inspector page uses: the live channel, the list (plain and
  * filtered, a plain word reads bodies), the detail, its curl, the HAR, the
- * status, the tools, saving it as a test, replaying it and the diff of the
- * two. None answers 500, the daemon stays up, and a later call is recorded.
+ * status, the tools, saving it as a test, replaying it (unchanged: sent
+ * as recorded; rebuilt: refused) and the diff of the two. None answers
+ * 500, the daemon stays up, and a later call is recorded.
  */
 describe('the inspector API on a call nested 200,000 deep', () => {
   it('answers every route the page uses without a 500, and keeps recording', async () => {
@@ -74,6 +75,12 @@ describe('the inspector API on a call nested 200,000 deep', () => {
     expect([curl.status, ((await curl.json()) as ApiError).error.code]).toEqual([409, 'replay_unsigned_original']);
     const saved = await session.post(`/api/calls/${row.id}/save`, {});
     expect([saved.status, ((await saved.json()) as ApiError).error.code]).toEqual([400, 'saved_call_too_deep']);
+    // What the page sends for a record whose input it cannot read (its editor fell back to {}), and a new id (the body
+    // rebuilt from an input nothing can write back): refused with a code before anything is sent.
+    for (const body of [{ input: {} }, { newId: true }, { newId: true, input: { orderNumber: 'A1001' } }]) {
+      const refused = await session.post('/api/replay', { id: row.id, confirmed: true, allowUnsignedOriginal: true, ...body });
+      expect([refused.status, ((await refused.json()) as ApiError).error.code], JSON.stringify(body)).toEqual([400, 'replay_too_deep']);
+    }
     const replayed = await session.post('/api/replay', { id: row.id, confirmed: true, allowUnsignedOriginal: true });
     expect(replayed.status, await replayed.clone().text()).toBeLessThan(500);
     const replay = (await replayed.json()) as { toolCallId: string; replayOf: string };
@@ -92,6 +99,8 @@ describe('the inspector API on a call nested 200,000 deep', () => {
     );
     const replayRecord = await session.get<CallRecord>(`/api/calls/${replayRow.id}`);
     expect(replayRecord.request.body).toBe(deepToolCallBody());
+    // The dev server got that replay only: the refused ones reached neither the proxy nor the route.
+    expect((await session.get<CallPage>(`/api/calls?filter=${encodeURIComponent('is:replay')}`)).rows.map((r) => r.id)).toEqual([replayRow.id]);
     expect(() => diffResponses(record, replayRecord)).not.toThrow();
 
     // Still up, still recording: a later call shows on the live channel and in the list.

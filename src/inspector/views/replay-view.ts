@@ -52,7 +52,10 @@ export function createReplayView(controller: Controller): { element: HTMLElement
     );
     const newId = el('input', { attrs: { type: 'checkbox' }, data: { testid: 'replay-new-id-box' }, on: { change: (event) => controller.dispatch({ type: 'replay-option', isNewId: (event.target as HTMLInputElement).checked }) } });
     newId.checked = replay.isNewId;
-    const problem = el('div', { class: replay.problem ? 'problem c-red' : 'problem c-green', data: { testid: 'replay-problem' } }, replay.problem ? `invalid_input: ${replay.problem}` : 'valid');
+    editor.disabled = replay.refusal !== null;
+    const problem = replay.refusal
+      ? el('div', { class: 'problem c-red', data: { testid: 'replay-refused' } }, `${replay.refusal.message} [${replay.refusal.code}]`)
+      : el('div', { class: replay.problem ? 'problem c-red' : 'problem c-green', data: { testid: 'replay-problem' } }, replay.problem ? `invalid_input: ${replay.problem}` : 'valid');
     const error = replay.error ? el('div', { class: 'c-red', data: { testid: 'replay-error' } }, `${replay.error.message} [${replay.error.code}]`) : null;
     const footer = replay.isConfirming
       ? el(
@@ -67,7 +70,7 @@ export function createReplayView(controller: Controller): { element: HTMLElement
       : el(
           'div',
           { class: 'actions' },
-          el('button', { class: 'primary', data: { testid: 'replay-send' }, attrs: replay.problem || replay.isSending ? { disabled: '' } : {}, on: { click: () => controller.sendReplay() } }, replay.isSending ? 'Sending…' : 'Send'),
+          el('button', { class: 'primary', data: { testid: 'replay-send' }, attrs: replay.problem || replay.refusal || replay.isSending ? { disabled: '' } : {}, on: { click: () => controller.sendReplay() } }, replay.isSending ? 'Sending…' : 'Send'),
           el('button', { on: { click: close } }, 'Cancel'),
         );
     // The editor stays where it is while the user types (moving it would take its focus away).

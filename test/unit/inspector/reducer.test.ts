@@ -72,6 +72,18 @@ describe('the inspector view model', () => {
     expect(state.replay!.problem).toBeNull();
   });
 
+  it('refuses to replay a call too deep to read, rather than send {} as its input', () => {
+    const body = `{"tool":"orderStatus","toolCallId":"call_deep","input":{"orderNumber":${'['.repeat(1_000)}${']'.repeat(1_000)}},"context":{"conversationId":"c","risk":"low","visitor":{"verified":false}}}`;
+    const record = makeRecord({ tool: 'orderStatus', toolCallId: 'call_deep', request: { ...makeRecord().request, body } });
+    let state = run([{ type: 'replay-opened', record }]);
+    expect(state.replay).toMatchObject({ draft: '', refusal: { code: 'replay_too_deep' } });
+    expect(state.replay!.refusal!.message).toContain('median-dev replay call_deep');
+    // Typing an input, or the manifest arriving, does not lift it.
+    state = run([{ type: 'replay-edited', draft: '{}' }, { type: 'tools-loaded', tools: { tools: [], readAt: null, error: null } }], state);
+    expect(state.replay).toMatchObject({ refusal: { code: 'replay_too_deep' } });
+    expect(run([{ type: 'replay-opened', record: makeRecord() }]).replay!.refusal).toBeNull();
+  });
+
   it('a replay answered waits for its row; the diff replaces the wait', () => {
     const original = makeRecord();
     const replay = makeRecord({ replayOf: original.id });
