@@ -1,6 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { withRepeats, type CallRecord, type RepeatLine } from '../median/index.js';
-import { MedianDevError, errorCode, silentLogger, type Logger } from '../shared/index.js';
+import { MedianDevError, errorCode, silentLogger, systemClock, type Clock, type Logger } from '../shared/index.js';
 import { resolveRetention } from './retention.js';
 import { createSecretMasker, type SecretMasker } from '../shared/secret-masker.js';
 import { escapeJsonControls } from '../shared/output-sanitiser.js';
@@ -30,6 +29,13 @@ export interface RecorderOptions {
    * 128 waiting records.
    */
   groupCommitMs?: number;
+  /**
+   * The group commit's wait and the open segment's check for a replaced file
+   * (at most once a second) run on it; real time when left out. Tests of the
+   * store drive it; the daemon leaves it out, so a daemon test on a manual
+   * clock never holds its calls' writes until it moves time.
+   */
+  clock?: Clock;
   logger?: Logger;
 }
 
@@ -106,6 +112,7 @@ class CallWriter {
   private failing = false;
   private closing: Promise<void> | undefined;
   private readonly groupCommitMs: number;
+  private readonly clock: Clock;
   /** When the last durable write started, and how many records it took. */
   private lastWriteAt = 0;
   private lastWriteRecords = 0;
@@ -115,7 +122,8 @@ class CallWriter {
   constructor(options: RecorderOptions) {
     this.callsDir = callsDirOf(options.dataDir);
     this.logger = options.logger ?? silentLogger;
-    this.log = new SegmentLog(this.callsDir, resolveRetention(options), this.logger);
+    this.clock = options.clock ?? systemClock;
+    this.log = new SegmentLog(this.callsDir, resolveRetention(options), this.logger, () => this.clock.now());
     this.secrets = [...(options.secrets ?? [])];
     this.redactVisitor = options.redactVisitor ?? false;
     this.masker = createSecretMasker(this.secrets, { redactVisitor: this.redactVisitor });
@@ -228,7 +236,7 @@ class CallWriter {
       const batch = this.queue.splice(0, this.log.fit(this.queue));
       const lines = batch.map((p) => p.line);
       const keys = batch.map((p) => p.key);
-      this.lastWriteAt = performance.now();
+      this.lastWriteAt = this.clock.now();
       this.lastWriteRecords = batch.length;
       try {
         await this.log.append(lines, keys);
@@ -250,13 +258,14 @@ class CallWriter {
    */
   private async gatherBatch(): Promise<void> {
     if (this.groupCommitMs === 0 || this.lastWriteRecords < 2 || this.queue.length >= GROUP_COMMIT_RECORDS) return;
-    const wait = this.lastWriteAt + this.groupCommitMs - performance.now();
+    // At most groupCommitMs, even when the wall clock was set back meanwhile.
+    const wait = Math.min(this.groupCommitMs, this.lastWriteAt + this.groupCommitMs - this.clock.now());
     if (wait <= 0) return;
     await new Promise<void>((resolve) => {
-      // Not unref'd: appends are waiting on it, and it ends within groupCommitMs.
-      const timer = setTimeout(done, wait);
+      // Keeps the process alive: appends are waiting on it, and it ends within groupCommitMs.
+      const timer = this.clock.setTimer(done, wait, { keepsProcessAlive: true });
       function done(): void {
-        clearTimeout(timer);
+        timer.cancel();
         resolve();
       }
       this.endGatherWait = done;

@@ -14,16 +14,17 @@ export interface Clock {
   now(): number;
   /**
    * Runs `run` once, `ms` from now. The timer never keeps the process alive
-   * (real timers are `unref()`ed).
+   * (real timers are `unref()`ed), unless `keepsProcessAlive`: a short wait
+   * that work in progress must get past before the process may exit.
    */
-  setTimer(run: () => void, ms: number): ClockTimer;
+  setTimer(run: () => void, ms: number, options?: { keepsProcessAlive?: boolean }): ClockTimer;
 }
 
 export const systemClock: Clock = Object.freeze({
   now: () => Date.now(),
-  setTimer(run: () => void, ms: number): ClockTimer {
+  setTimer(run: () => void, ms: number, options?: { keepsProcessAlive?: boolean }): ClockTimer {
     const timer = setTimeout(run, Math.max(0, ms));
-    timer.unref();
+    if (!options?.keepsProcessAlive) timer.unref();
     return { cancel: () => clearTimeout(timer) };
   },
 });

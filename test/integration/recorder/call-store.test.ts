@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createCallStore } from '../../../src/recorder/index.js';
+import { advanceShortWaitsUntil } from '../../helpers/advance-short-waits.js';
 import { KEY, MASKED_KEY, makeRecord } from '../../helpers/make-record.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
 
 describe('append and list', () => {
@@ -83,15 +85,22 @@ describe('append and list', () => {
 
   it('is read by a second store while appends happen', async () => {
     const dataDir = await useDataDir();
-    const recorder = await useRecorder({ dataDir, segmentMaxRecords: 50 });
+    // Two appends at a time make every write after the first wait for its group commit (10 ms): on the clock, moved on as each wait is set.
+    const clock = createManualClock();
+    const recorder = await useRecorder({ dataDir, segmentMaxRecords: 50, clock });
     const reader = createCallStore(dataDir);
+    const startedAt = clock.now();
     let appended = 0;
-    const writing = (async () => {
-      for (let i = 0; i < 400; i += 1) {
-        await Promise.all([recorder.append(makeRecord({ n: 20_000 + 2 * i })), recorder.append(makeRecord({ n: 20_001 + 2 * i }))]);
-        appended += 2;
-      }
-    })();
+    const writing = advanceShortWaitsUntil(
+      clock,
+      (async () => {
+        for (let i = 0; i < 400; i += 1) {
+          await Promise.all([recorder.append(makeRecord({ n: 20_000 + 2 * i })), recorder.append(makeRecord({ n: 20_001 + 2 * i }))]);
+          appended += 2;
+        }
+      })(),
+      10,
+    );
     let reads = 0;
     while (appended < 800) {
       const before = appended;
@@ -104,6 +113,8 @@ describe('append and list', () => {
       reads += 1;
     }
     await writing;
+    // The writes did wait for their group commits, on the clock.
+    expect(clock.now() - startedAt).toBeGreaterThanOrEqual(10);
     expect(reads).toBeGreaterThan(0);
     expect(await reader.count()).toBe(800);
   });
