@@ -2,7 +2,7 @@ import { startInspectorServer, type InspectorServer } from '../inspector-server/
 import { toCurl, toHar, type CallStore } from '../recorder/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
-import type { ControlCommand, EmulatorDecisionAnswer } from '../events/index.js';
+import { DECIDERS, type ControlCommand, type EmulatorDecisionAnswer } from '../events/index.js';
 import { DEFAULTS, type StartConfig } from '../config/index.js';
 import type { EventHub } from './event-hub.js';
 import type { EventMasker } from './event-masker.js';
@@ -64,7 +64,7 @@ export async function startDaemonInspector(options: DaemonInspectorOptions): Pro
       })) as ReplayAnswer;
     },
     async decideEmulatorApproval(id, decision) {
-      return (await options.handleCommand({ command: 'emulator-decision', id, decision })) as EmulatorDecisionAnswer;
+      return (await options.handleCommand({ command: 'emulator-decision', id, decision, as: DECIDERS.inspector })) as EmulatorDecisionAnswer;
     },
     async saveCall(id) {
       // The project's median-calls/, as `median-dev calls save` run there writes it; the record masked as the inspector serves it.

@@ -194,6 +194,17 @@ export type ControlCommand =
   /** Approve or deny a call the built-in emulator holds (`as`: the teammate's name, the call's `approvedBy`). */
   | { command: 'emulator-decision'; id: string; decision: 'approve' | 'deny'; as?: string };
 
+/**
+ * Who decided a held call, by where it was decided: the emulator records it
+ * (the call's `approvedBy`, the request's `decidedBy`, the conversation's
+ * thread) and every screen names it. `median-dev emulate approve|deny`
+ * names its own (`--as`, default `A teammate`).
+ */
+export const DECIDERS = {
+  tui: 'You, in the terminal UI',
+  inspector: 'You, in the inspector',
+} as const;
+
 /** What the daemon answers to `emulator-decision`: the decision, and for an approval how its run went. */
 export interface EmulatorDecisionAnswer {
   id: string;

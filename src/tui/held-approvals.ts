@@ -1,4 +1,4 @@
-import { keyLabel, type EmulatorApproval } from '../events/index.js';
+import { DECIDERS, keyLabel, type EmulatorApproval } from '../events/index.js';
 import { heldLabel } from '../presentation/index.js';
 import { withFlash } from './selection.js';
 import type { TuiResult } from './tui-actions.js';
@@ -36,5 +36,5 @@ export function heldKey(state: TuiState, action: 'approve-held' | 'deny-held' | 
   if (action === 'next-held') return none({ ...state, heldIndex: (state.heldIndex + 1) % state.held.length });
   const decision = action === 'approve-held' ? 'approve' : 'deny';
   const flashed = withFlash(state, `${decision === 'approve' ? 'Approving' : 'Denying'} ${heldLabel(held)} in the emulator…`);
-  return { state: flashed, effects: [{ type: 'send', command: { command: 'emulator-decision', id: held.id, decision } }] };
+  return { state: flashed, effects: [{ type: 'send', command: { command: 'emulator-decision', id: held.id, decision, as: DECIDERS.tui } }] };
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEnvFile } from '../../src/config/index.js';
-import type { DaemonEvent } from '../../src/events/index.js';
+import { DECIDERS, type DaemonEvent } from '../../src/events/index.js';
 import { attackerResults, openInspector } from '../helpers/inspector-page.js';
 import type { DemoRun } from '../helpers/use-demo.js';
 import { rawRequest } from '../helpers/use-inspector-server.js';
@@ -41,14 +41,14 @@ describe("the inspector's buttons for the emulator's held calls, in Chromium", (
     expect(await page.textContent(held(approved))).toContain(`refundOrder ${approved} (risk high)`);
 
     await page.click(`${held(approved)} [data-testid="approve-held"]`);
-    await expect.poll(() => page.textContent('[data-testid="flash"]'), { timeout: 30_000 }).toContain(`✓ refundOrder ${approved} approved by A teammate: it ran at the route, HTTP 200`);
+    await expect.poll(() => page.textContent('[data-testid="flash"]'), { timeout: 30_000 }).toContain(`✓ refundOrder ${approved} approved by ${DECIDERS.inspector}: it ran at the route, HTTP 200`);
     const call = (await demo.cli.waitForEvent((e) => e.event === 'call' && e.toolCallId === approved, 30_000)) as Extract<DaemonEvent, { event: 'call' }>;
     expect(call).toMatchObject({ tool: 'refundOrder', status: 200, signature: 'valid' });
     expect(await emulator.state(approved)).toBe('approved');
     await page.waitForSelector(held(approved), { state: 'detached', timeout: 20_000 });
 
     await page.click(`${held(denied)} [data-testid="deny-held"]`);
-    await expect.poll(() => page.textContent('[data-testid="flash"]'), { timeout: 30_000 }).toContain(`refundOrder ${denied} denied by A teammate: nothing was sent`);
+    await expect.poll(() => page.textContent('[data-testid="flash"]'), { timeout: 30_000 }).toContain(`refundOrder ${denied} denied by ${DECIDERS.inspector}: nothing was sent`);
     expect(await emulator.state(denied)).toBe('denied');
     expect(demo.cli.events().some((e) => e.event === 'call' && e.toolCallId === denied)).toBe(false);
     expect(pageErrors).toEqual([]);

@@ -3,7 +3,8 @@ import { createDemoTools, startToolRouteServer } from '../../../examples/tools-r
 import { resolveStartConfig } from '../../../src/config/index.js';
 import { connectToDaemon } from '../../../src/control/index.js';
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js';
-import type { DaemonEvent } from '../../../src/events/index.js';
+import { DECIDERS, type DaemonEvent, type EmulatorDecisionAnswer } from '../../../src/events/index.js';
+import { describeDecision } from '../../../src/presentation/index.js';
 import { attachTuiToControl } from '../../../src/tui/index.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { createManualClock, type ManualClock } from '../../helpers/manual-clock.js';
@@ -11,6 +12,7 @@ import { useEmulator } from '../../helpers/use-emulator.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { fakeTty } from '../../helpers/terminal-streams.js';
 import { freeTestPort } from '../../helpers/free-test-port.js';
+import { browserSession } from '../../helpers/inspector-session.js';
 
 const POLL_MS = 1_500;
 
@@ -21,7 +23,7 @@ const POLL_MS = 1_500;
  * control channel as `median-dev watch` is. The approvals watch polls on a
  * clock the test drives.
  */
-async function useWorld(options: { clock?: ManualClock } = {}) {
+async function useWorld(options: { clock?: ManualClock; hasInspector?: boolean } = {}) {
   const { emulator } = await useEmulator();
   // The proxy's port is chosen first: the route, like a dev server median-dev started, knows its MEDIAN_TOOLS_URL.
   const port = await freeTestPort();
@@ -31,7 +33,7 @@ async function useWorld(options: { clock?: ManualClock } = {}) {
   );
   const dataDir = await useTempDir('median-dev-held-');
   const config = await resolveStartConfig(
-    { target: route.origin, route: '/api/median', port: String(port), tunnel: 'none', medianApi: emulator.url, envFile: false, dataDir, tui: false, inspector: false },
+    { target: route.origin, route: '/api/median', port: String(port), tunnel: 'none', medianApi: emulator.url, envFile: false, dataDir, tui: false, ...(options.hasInspector ? { inspectorPort: 0 } : { inspector: false }) },
     { env: { MEDIAN_KEY: emulator.key }, cwd: dataDir, isTTY: false },
   );
   const daemon: Daemon = useTeardown(
@@ -58,7 +60,8 @@ describe("the emulator's held calls in the TUI", () => {
     const { emulator, daemon, events, dataDir } = await useWorld({ clock });
     const { tty, screen } = await attachScreen(dataDir);
 
-    const held = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1001', amount: 20 } });
+    const conversation = await emulator.startConversation();
+    const held = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1001', amount: 20 }, conversationId: conversation.id });
     expect(held.id).toMatch(/^apr_/);
     // Not shown before the watch asks: it asks on the clock.
     expect(screen()).not.toContain('⏸ emulator holds');
@@ -68,13 +71,15 @@ describe("the emulator's held calls in the TUI", () => {
     expect(events.some((e) => e.event === 'call' && e.toolCallId === held.id)).toBe(false);
 
     tty.input.write('a');
-    await vi.waitFor(() => expect(screen()).toContain(`✓ refundOrder ${held.id} approved by A teammate: it ran at the route, HTTP 200 answered.`), { timeout: 15_000 });
+    // Decided in the terminal UI, and named so: on the screen, in the call's approvedBy, in the emulator's records.
+    await vi.waitFor(() => expect(screen()).toContain(`✓ refundOrder ${held.id} approved by ${DECIDERS.tui}: it ran at the route, HTTP 200 answered.`), { timeout: 15_000 });
     // The call ran at the route through the proxy: recorded under the approval's id, approvedBy set.
     await vi.waitFor(() => expect(events.find((e) => e.event === 'call' && e.toolCallId === held.id)).toBeDefined(), { timeout: 10_000 });
     const call = events.find((e): e is Extract<DaemonEvent, { event: 'call' }> => e.event === 'call' && e.toolCallId === held.id)!;
     expect(call).toMatchObject({ tool: 'refundOrder', status: 200, verdict: 'answered', signature: 'valid' });
-    expect(JSON.parse(call.record!.request.body).context).toMatchObject({ risk: 'high', approvedBy: 'A teammate' });
-    expect(emulator.approvals('approved').map((a) => a.id)).toEqual([held.id]);
+    expect(JSON.parse(call.record!.request.body).context).toMatchObject({ risk: 'high', approvedBy: DECIDERS.tui });
+    expect(emulator.approvals('approved').map((a) => [a.id, a.decidedBy])).toEqual([[held.id, DECIDERS.tui]]);
+    expect(emulator.conversation(conversation.id).thread.map((entry) => entry.text)).toContain(`refundOrder ran (answered), approved by ${DECIDERS.tui}.`);
     // The decision asked again at once: the header no longer shows it.
     await vi.waitFor(() => expect(screen()).not.toContain('⏸ emulator holds'), { timeout: 10_000 });
   });
@@ -83,17 +88,45 @@ describe("the emulator's held calls in the TUI", () => {
     const clock = createManualClock();
     const { emulator, events, dataDir } = await useWorld({ clock });
     const { tty, screen } = await attachScreen(dataDir);
+    const conversation = await emulator.startConversation();
     const first = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1001', amount: 5 } });
-    const second = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1002', amount: 6 } });
+    const second = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1002', amount: 6 }, conversationId: conversation.id });
     clock.advance(POLL_MS);
     await vi.waitFor(() => expect(screen()).toContain(`⏸ emulator holds refundOrder ${first.id} (risk high) a approve · D deny (1 of 2, Tab next)`), { timeout: 10_000 });
     tty.input.write('\t');
     await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} (risk high) a approve · D deny (2 of 2`));
     tty.input.write('D');
-    await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} denied by A teammate: nothing was sent`), { timeout: 15_000 });
-    expect(emulator.approvals('denied').map((a) => a.id)).toEqual([second.id]);
+    await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} denied by ${DECIDERS.tui}: nothing was sent`), { timeout: 15_000 });
+    expect(emulator.approvals('denied').map((a) => [a.id, a.decidedBy])).toEqual([[second.id, DECIDERS.tui]]);
+    expect(emulator.conversation(conversation.id).thread.map((entry) => entry.text)).toContain(`refundOrder was declined by ${DECIDERS.tui}.`);
     expect(emulator.approvals('pending').map((a) => a.id)).toEqual([first.id]);
     expect(events.some((e) => e.event === 'call' && (e.toolCallId === second.id || e.toolCallId === first.id))).toBe(false);
+  });
+
+  it('the inspector names its user as the decider, apart from the TUI: in the answer, approvedBy and the thread', { timeout: 60_000 }, async () => {
+    const { emulator, daemon, events } = await useWorld({ hasInspector: true });
+    const { link } = (await daemon.handleCommand({ command: 'inspector-link' })) as { link: string };
+    const session = await browserSession(link);
+    const conversation = await emulator.startConversation();
+    const approved = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1001', amount: 7 }, conversationId: conversation.id });
+    const denied = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1002', amount: 8 }, conversationId: conversation.id });
+
+    // The page's buttons post these; the flash is describeDecision of the answer.
+    const approval = (await (await session.post(`/api/emulator-approvals/${approved.id}/approve`, {})).json()) as EmulatorDecisionAnswer;
+    expect(approval).toMatchObject({ id: approved.id, decision: 'approve', by: DECIDERS.inspector, status: 200 });
+    expect(describeDecision(approval)).toContain(`approved by ${DECIDERS.inspector}`);
+    const call = await vi.waitFor(() => {
+      const found = events.find((e): e is Extract<DaemonEvent, { event: 'call' }> => e.event === 'call' && e.toolCallId === approved.id);
+      expect(found).toBeDefined();
+      return found!;
+    }, { timeout: 10_000 });
+    expect(JSON.parse(call.record!.request.body).context).toMatchObject({ approvedBy: DECIDERS.inspector });
+    const refusal = (await (await session.post(`/api/emulator-approvals/${denied.id}/deny`, {})).json()) as EmulatorDecisionAnswer;
+    expect(refusal).toMatchObject({ id: denied.id, decision: 'deny', by: DECIDERS.inspector });
+    expect(emulator.approvals().map((a) => [a.id, a.decidedBy])).toEqual([[approved.id, DECIDERS.inspector], [denied.id, DECIDERS.inspector]]);
+    const thread = emulator.conversation(conversation.id).thread.map((entry) => entry.text);
+    expect(thread).toEqual(expect.arrayContaining([`refundOrder ran (answered), approved by ${DECIDERS.inspector}.`, `refundOrder was declined by ${DECIDERS.inspector}.`]));
+    expect(DECIDERS.inspector).not.toBe(DECIDERS.tui);
   });
 
   it('a real Median (an API off this machine) is never asked, and a decision is refused: not_emulator', async () => {
