@@ -135,28 +135,30 @@ describe('dead-tunnel detection', () => {
   });
 
   it('a front proxy answering 502 for a client the server forgot (our sockets still open) is a miss: down, then reopened', async () => {
+    const clock = createManualClock();
     const server = await useTunnelServer();
     const app = await useMarkedApp();
-    const { events } = await useDyingTunnel(server, app.port, 'forgot-me', { probeIntervalMs: 200 });
+    const { events, isSettled } = await useDyingTunnel(server, app.port, 'forgot-me', { probeIntervalMs: 200, clock });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
 
     server.setFrontProxy({ status: 502 });
     server.forgetClientKeepingSockets('forgot-me');
-    await vi.waitFor(() => expect(events.some((e) => e.type === 'down')).toBe(true), { timeout: 5_000, interval: 50 });
+    await driveClock(clock, { until: () => events.some((e) => e.type === 'down'), isSettled: () => isSettled(false), withinMs: 5_000 });
     expect(events.find((e) => e.type === 'down')).toMatchObject({ reason: 'probe-failed', message: expect.stringMatching(/got 502/) });
-    await vi.waitFor(() => expect(events.filter((e) => e.type === 'opened')).toHaveLength(2), { timeout: 5_000, interval: 50 });
+    await driveClock(clock, { until: () => events.filter((e) => e.type === 'opened').length === 2, isSettled: () => isSettled(false), withinMs: 5_000 });
     expect(events.at(-1)).toMatchObject({ type: 'opened', isHostnameChange: false });
   });
 
   it('a busy tunnel is not probed (calls prove it alive); an idle one is', async () => {
+    const clock = createManualClock();
     const server = await useTunnelServer();
     const app = await useMarkedApp();
     const logger = createRecordingLogger();
-    const { probes, events } = await useDyingTunnel(server, app.port, 'busy-one', { probeIntervalMs: 300, logger });
+    const { probes, events, isSettled } = await useDyingTunnel(server, app.port, 'busy-one', { probeIntervalMs: 300, logger, clock });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
     const skippedLooks = () => logger.messages('debug').filter((m) => m === 'tunnel busy: not probed').length;
 
-    // Calls one after another until five of the tunnel's scheduled looks found them and sent no probe.
+    // Calls one after another until five of the tunnel's scheduled looks (every 75 ms on the clock) found them and sent no probe.
     const before = probes();
     const skippedBefore = skippedLooks();
     let calls = 0;
@@ -164,7 +166,8 @@ describe('dead-tunnel detection', () => {
     while (skippedLooks() - skippedBefore < 5) {
       expect((await requestVia(server, tunnelHost(server, 'busy-one'), { path: `/call${calls}` })).status).toBe(200);
       calls += 1;
-      // Five looks are 1.5 s of calls: a bound in time, not a wait (an idle machine makes well over 2,000 calls in that).
+      clock.advance(75);
+      // A bound in time, not a wait: five looks are five calls, one between each two.
       expect(Date.now() - callingSince).toBeLessThan(10_000);
     }
     // (The first look may come before the first call.)
@@ -172,7 +175,7 @@ describe('dead-tunnel detection', () => {
 
     // Idle: probed again.
     const idleFrom = probes();
-    await vi.waitFor(() => expect(probes() - idleFrom).toBeGreaterThanOrEqual(2), { timeout: 3_000 });
+    await driveClock(clock, { until: () => probes() - idleFrom >= 2, isSettled: () => isSettled(false), withinMs: 3_000 });
     expect(events.map((e) => e.type)).toEqual(['opened']);
   });
 });
