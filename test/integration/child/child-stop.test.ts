@@ -1,10 +1,14 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startChildProcess, type ChildProcessOptions, type ChildState } from '../../../src/child/index.js';
 import { isProcessAlive } from '../../../src/platform/index.js';
+import { waitForOnClock } from '../../helpers/drive-clock.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
 const WAIT = { timeout: 10_000 };
 const GRACE_MS = 400;
+/** The grace of the tests on a manual clock: a minute, so a stop that waited it out in real time would time the test out. */
+const CLOCK_GRACE_MS = 60_000;
 
 async function useChild(command: string[], extra: Partial<ChildProcessOptions> = {}) {
   const lines: string[] = [];
@@ -78,44 +82,68 @@ describe('stopping the child', () => {
     expect(isProcessAlive(grandchild)).toBe(false);
   });
 
-  it('SIGKILLs a child that ignores SIGTERM once the grace period is over', async () => {
-    const { runner, states, waitForLine } = await useChild(
-      node(`process.on('SIGTERM', () => console.log('ignored SIGTERM')); console.log('ready'); setInterval(() => {}, 1000)`),
+  it('SIGKILLs a child that ignores SIGTERM once the grace period is over (on its clock)', async () => {
+    const clock = createManualClock();
+    const { runner, states, lines, waitForLine } = await useChild(
+      node(`process.on('SIGTERM', () => { console.log('ignored SIGTERM'); setInterval(() => console.log('still here'), 10); }); console.log('ready'); setInterval(() => {}, 1000)`),
+      { clock, stopGraceMs: CLOCK_GRACE_MS },
     );
     await waitForLine('ready');
     const { pid } = runner.state as { pid: number };
 
-    const startedAt = Date.now();
-    await runner.stop();
-    const tookMs = Date.now() - startedAt;
+    const startedAt = clock.now();
+    let isStopped = false;
+    const stopping = runner.stop().then(() => (isStopped = true));
+    await waitForLine('ignored SIGTERM');
+    // The grace is the clock's: short of it, the child still runs, however long that takes in real time.
+    clock.advance(CLOCK_GRACE_MS - 1);
+    // Five of its lines after that: the stop's own looks (every 20 ms) ran meanwhile and found the grace not over.
+    const seen = lines.filter((l) => l === 'still here').length;
+    await vi.waitFor(() => expect(lines.filter((l) => l === 'still here').length).toBeGreaterThanOrEqual(seen + 5), WAIT);
+    expect(isStopped).toBe(false);
+    expect(isProcessAlive(pid)).toBe(true);
+    clock.advance(1);
+    await stopping;
+    const tookMs = clock.now() - startedAt;
 
-    expect(tookMs).toBeGreaterThanOrEqual(GRACE_MS - 20);
+    expect(tookMs).toBeGreaterThanOrEqual(CLOCK_GRACE_MS);
     expect(isProcessAlive(pid)).toBe(false);
     expect(states.at(-1)).toEqual({ state: 'stopped' });
     expect(states.some((s) => s.state === 'exited')).toBe(false);
   });
 
-  it('SIGKILLs a grandchild that ignores SIGTERM after its parent already left', async () => {
+  it('SIGKILLs a grandchild that ignores SIGTERM after its parent already left (on its clock)', async () => {
+    const clock = createManualClock();
     const { runner, pidPrinted, waitForLine } = await useChild(
       withGrandchild(`process.on('SIGTERM', () => {}); console.log('stubborn up'); setInterval(() => {}, 1000)`),
+      { clock, stopGraceMs: CLOCK_GRACE_MS },
     );
     const grandchild = await pidPrinted('grandchild');
     await waitForLine('stubborn up');
+    const { pid } = runner.state as { pid: number };
 
-    const startedAt = Date.now();
-    await runner.stop();
+    const startedAt = clock.now();
+    const stopping = runner.stop();
+    // The parent leaves on SIGTERM; the grandchild stays until the grace on the clock is over.
+    await vi.waitFor(() => expect(isProcessAlive(pid)).toBe(false), WAIT);
+    expect(isProcessAlive(grandchild)).toBe(true);
+    clock.advance(CLOCK_GRACE_MS);
+    await stopping;
 
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(GRACE_MS - 20);
+    expect(clock.now() - startedAt).toBeGreaterThanOrEqual(CLOCK_GRACE_MS);
     expect(isProcessAlive(grandchild)).toBe(false);
   });
 
   it('stops processes left behind by a child that exited by itself', async () => {
+    const clock = createManualClock();
     const { runner, pidPrinted, waitForLine } = await useChild(
       withGrandchild(`console.log('orphan up'); setInterval(() => {}, 1000)`, `g.unref(); setTimeout(() => process.exit(0), 50)`),
+      { clock },
     );
     const grandchild = await pidPrinted('grandchild');
     await waitForLine('orphan up');
-    await vi.waitFor(() => expect(runner.state).toMatchObject({ state: 'exited', code: 0 }), WAIT);
+    // The grandchild holds the output open: the exit is told once the wait for the last output (500 ms, on the clock) is over.
+    await waitForOnClock(clock, () => expect(runner.state).toMatchObject({ state: 'exited', code: 0 }));
     expect(isProcessAlive(grandchild)).toBe(true);
 
     await runner.stop();
