@@ -89,7 +89,8 @@ export const KEY_MAP: readonly KeyBinding[] = [
     help: "(median-dev's emulator only) approve the held call the header shows: it runs at the route",
     isCallSender: true,
   },
-  { action: 'deny-held', keys: ['D'], help: '(emulator) deny it: nothing is sent, the agent is told no' },
+  // Not `D`: Shift-d beside `d` (diagnostics) made one slip send the wrong thing. `v` for veto, no case-variant taken.
+  { action: 'deny-held', keys: ['v'], help: '(emulator) deny (veto) it: nothing is sent, the agent is told no' },
   { action: 'next-held', keys: ['tab'], help: '(emulator) the next held call' },
 ];
 

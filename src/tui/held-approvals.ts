@@ -6,7 +6,7 @@ import { selectedHeld, type TuiState } from './tui-state.js';
 
 /**
  * The calls median-dev's emulator holds for a decision (a `high` call waits
- * for a teammate): the header shows one, `a` approves it, `D` denies it, Tab
+ * for a teammate): the header shows one, `a` approves it, `v` denies it, Tab
  * shows the next (KEY_MAP has the keys). A real Median's approvals are never
  * here: the daemon asks only its emulator.
  */

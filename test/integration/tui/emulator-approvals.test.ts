@@ -84,7 +84,7 @@ describe("the emulator's held calls in the TUI", () => {
     await vi.waitFor(() => expect(screen()).not.toContain('⏸ emulator holds'), { timeout: 10_000 });
   });
 
-  it('D denies the selected one (Tab moves to the next): nothing reaches the route', { timeout: 60_000 }, async () => {
+  it('v denies the selected one (Tab moves to the next): nothing reaches the route', { timeout: 60_000 }, async () => {
     const clock = createManualClock();
     const { emulator, events, dataDir } = await useWorld({ clock });
     const { tty, screen } = await attachScreen(dataDir);
@@ -92,10 +92,10 @@ describe("the emulator's held calls in the TUI", () => {
     const first = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1001', amount: 5 } });
     const second = await emulator.requestApproval({ tool: 'refundOrder', input: { orderNumber: 'A1002', amount: 6 }, conversationId: conversation.id });
     clock.advance(POLL_MS);
-    await vi.waitFor(() => expect(screen()).toContain(`⏸ emulator holds refundOrder ${first.id} (risk high) a approve · D deny (1 of 2, Tab next)`), { timeout: 10_000 });
+    await vi.waitFor(() => expect(screen()).toContain(`⏸ emulator holds refundOrder ${first.id} (risk high) a approve · v deny (1 of 2, Tab next)`), { timeout: 10_000 });
     tty.input.write('\t');
-    await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} (risk high) a approve · D deny (2 of 2`));
-    tty.input.write('D');
+    await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} (risk high) a approve · v deny (2 of 2`));
+    tty.input.write('v');
     await vi.waitFor(() => expect(screen()).toContain(`refundOrder ${second.id} denied by ${DECIDERS.tui}: nothing was sent`), { timeout: 15_000 });
     expect(emulator.approvals('denied').map((a) => [a.id, a.decidedBy])).toEqual([[second.id, DECIDERS.tui]]);
     expect(emulator.conversation(conversation.id).thread.map((entry) => entry.text)).toContain(`refundOrder was declined by ${DECIDERS.tui}.`);

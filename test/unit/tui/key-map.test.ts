@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { KEY_MAP, keyHelpRows, keyLabel, restartHint, type KeyAction } from '../../../src/events/index.js';
+import { KEY_MAP, bindingOf, keyHelpRows, keyLabel, restartHint, type KeyAction } from '../../../src/events/index.js';
 import { HELP_LINES, footerLine } from '../../../src/tui/format-chrome.js';
 import { plainText } from '../../../src/tui/styled-text.js';
 import { initialState, reduce } from '../../../src/tui/index.js';
@@ -70,6 +70,17 @@ describe('the one key map', () => {
     expect(restartHint().startsWith('R ')).toBe(true);
     const { effects } = reduce(stateWithCalls(), { type: 'key', key: 'R' });
     expect(effects).toEqual([{ type: 'send', command: { command: 'restart-child' } }]);
+  });
+
+  it("keeps a held call's approve and deny keys off Shift of another action's key", () => {
+    const actionOf = new Map(KEY_MAP.flatMap((binding) => binding.keys.map((key) => [key, binding.action] as const)));
+    for (const action of ['approve-held', 'deny-held'] as const) {
+      for (const key of bindingOf(action).keys.filter((k) => k.length === 1)) {
+        for (const variant of new Set([key.toLowerCase(), key.toUpperCase()])) {
+          if (variant !== key) expect(actionOf.get(variant), `${action} ${key}: ${variant}`).toBeUndefined();
+        }
+      }
+    }
   });
 
   it('never lets a key a message names send a call', () => {
