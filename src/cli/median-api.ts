@@ -1,18 +1,19 @@
 import { missingKeyHint, type Config } from '../config/index.js';
 import { createMedianApiClient, type MedianApiClient } from '../median/index.js';
+import type { Clock } from '../shared/clock.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
 import { connectFix } from '../median/index.js';
 import { assertKeyShape } from './require-secret.js';
 
-/** The Median API client for a command, or a UserError saying where the key goes. */
-export function requireApiClient(config: Config): MedianApiClient {
+/** The Median API client for a command (its waits on `clock`, the CLI's io clock; real time when left out), or a UserError saying where the key goes. */
+export function requireApiClient(config: Config, clock?: Clock): MedianApiClient {
   if (!config.medianKey) {
     throw new UserError('missing_key', 'No MEDIAN_KEY is set, so median-dev cannot ask Median about endpoints.', {
       hint: missingKeyHint(config.envFile),
     });
   }
   assertKeyShape(config);
-  return createMedianApiClient({ baseUrl: config.medianApi, key: config.medianKey });
+  return createMedianApiClient({ baseUrl: config.medianApi, key: config.medianKey, ...(clock ? { clock } : {}) });
 }
 
 /** Median's own errors are things the user can fix: shown with the docs' fix. */

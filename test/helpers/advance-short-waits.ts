@@ -10,9 +10,11 @@ import type { ManualClock } from './manual-clock.js';
  * it needs no signal of what is in flight: the code it drives (the Median API
  * client and its retries) waits either on an answer or on a short pause,
  * never on both. Between looks the real event loop runs (ms, like
- * vi.waitFor's interval), so real sockets answer meanwhile.
+ * vi.waitFor's interval), so real sockets answer meanwhile. With
+ * `isSettled`, time moves only while it holds: real work that a short wait
+ * polls for (Median syncing an endpoint) is never outrun by the clock.
  */
-export async function advanceShortWaitsUntil<T>(clock: ManualClock, work: Promise<T>, maxStepMs = 5_000): Promise<T> {
+export async function advanceShortWaitsUntil<T>(clock: ManualClock, work: Promise<T>, maxStepMs = 5_000, isSettled: () => boolean = () => true): Promise<T> {
   let isDone = false;
   const done = work.then(
     () => void (isDone = true),
@@ -20,7 +22,7 @@ export async function advanceShortWaitsUntil<T>(clock: ManualClock, work: Promis
   );
   while (!isDone) {
     const due = clock.nextTimerIn();
-    if (due !== undefined && due <= maxStepMs) clock.advance(due);
+    if (due !== undefined && due <= maxStepMs && isSettled()) clock.advance(due);
     else await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 2))]);
     await nextTurn();
   }

@@ -35,7 +35,7 @@ function statusText(e: ClassifiedEndpoint, style: Style): string {
 
 async function loadEndpoints(options: Record<string, unknown>, io: CliIo) {
   const config = await loadConfig(options, io);
-  const api = requireApiClient(config);
+  const api = requireApiClient(config, io.clock);
   const endpoints = await callMedian('Listing endpoints failed', () => api.listEndpoints());
   const classified = classifyEndpoints(endpoints, config.state);
   return { config, api, classified };

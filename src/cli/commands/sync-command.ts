@@ -10,7 +10,7 @@ import { createStyle } from '../terminal-style.js';
 /** Asks Median to sync this project's endpoint (through the daemon when it runs, so it shows live). */
 export async function runSync(options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);
-  const api = requireApiClient(config);
+  const api = requireApiClient(config, io.clock);
   const url = config.state.toolsUrl;
   if (!url) {
     throw new UserError('no_tools_url', `This data dir (${config.dataDir}) has no tools URL yet, so there is no endpoint to sync.`, {

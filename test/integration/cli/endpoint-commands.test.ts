@@ -8,7 +8,9 @@ import { runCliInProcess } from '../../helpers/cli-harness.js';
 import { manifestOf, useEmulator, useManifestServer } from '../../helpers/use-emulator.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { createDemoTools, startToolRouteServer } from '../../../examples/tools-route/index.js';
-import { SYNC_MESSAGES } from '../../../src/median/index.js';
+import { SYNC_MESSAGES, createMedianApiClient } from '../../../src/median/index.js';
+import { advanceShortWaitsUntil } from '../../helpers/advance-short-waits.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 
 async function useDataDir(): Promise<string> {
   return useTeardown(await mkdtemp(join(tmpdir(), 'median-dev-ep-')), (dir) => rm(dir, { recursive: true, force: true }));
@@ -19,20 +21,25 @@ async function useDataDir(): Promise<string> {
  * serve orderStatus), the situation the docs' "The tunnel URL changed" describes.
  */
 async function useClashWorld() {
-  const { emulator, client } = await useEmulator();
+  const { emulator } = await useEmulator();
+  // Every wait for a sync (the test's and the commands') polls on this clock; it moves only while the emulator is not syncing.
+  const clock = createManualClock();
+  const client = createMedianApiClient({ baseUrl: emulator.url, key: emulator.key, timeoutMs: 5_000, clock });
+  const isSyncing = () => emulator.endpoints().some((e) => e.status === 'pending');
+  const onClock = <T>(work: Promise<T>): Promise<T> => advanceShortWaitsUntil(clock, work, 1_000, () => !isSyncing());
   const routes = await useManifestServer();
   routes.serve('/old/api/median', { body: manifestOf('orderStatus') });
   routes.serve('/new/api/median', { body: manifestOf('orderStatus') });
   routes.serve('/prod/api/median', { body: manifestOf('refundOrder') });
   const oldUrl = routes.url('/old/api/median');
   const newUrl = routes.url('/new/api/median');
-  const prod = await client.waitForSync((await client.connect(routes.url('/prod/api/median'))).id);
-  const old = await client.waitForSync((await client.connect(oldUrl)).id);
-  const current = await client.waitForSync((await client.connect(newUrl)).id);
+  const prod = await onClock(client.waitForSync((await client.connect(routes.url('/prod/api/median'))).id));
+  const old = await onClock(client.waitForSync((await client.connect(oldUrl)).id));
+  const current = await onClock(client.waitForSync((await client.connect(newUrl)).id));
   const dataDir = await useDataDir();
   await updateProjectState(dataDir, { endpointId: current.id, toolsUrl: newUrl, tunnelUrls: [oldUrl, newUrl], target: routes.origin, route: '/new/api/median' });
   const run = (args: string[], extra: { isInteractive?: boolean } = {}) =>
-    runCliInProcess([...args, '--data-dir', dataDir, '--no-env-file', '--median-api', emulator.url], { env: { MEDIAN_KEY: emulator.key }, ...extra });
+    onClock(runCliInProcess([...args, '--data-dir', dataDir, '--no-env-file', '--median-api', emulator.url], { env: { MEDIAN_KEY: emulator.key }, clock, ...extra }));
   return { emulator, client, routes, dataDir, run, prod, old, current, oldUrl, newUrl };
 }
 
