@@ -2,6 +2,7 @@ import { Agent, type ClientRequestArgs } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { MedianDevError } from '../shared/errors.js';
+import type { Clock, ClockTimer } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 
 export interface ClientSocketPoolOptions {
@@ -17,6 +18,8 @@ export interface ClientSocketPoolOptions {
   onAcceptedSocket(): void;
   /** A client with no socket for this long is forgotten (localtunnel-server: 1 s). */
   offlineGraceMs: number;
+  /** The grace runs on it. */
+  clock: Clock;
   /** What happens to a socket once its answer ended (see TunnelServerOptions.socketReuse). */
   socketReuse: SocketReuse;
   logger: Logger;
@@ -80,15 +83,14 @@ export async function startClientSocketPool(options: ClientSocketPoolOptions): P
   const idle: Socket[] = [];
   const waiters: SocketCallback[] = [];
   let closed = false;
-  let graceTimer: NodeJS.Timeout | undefined;
+  let graceTimer: ClockTimer | undefined;
 
   const armGrace = (): void => {
     if (closed || graceTimer || sockets.size > 0) return;
-    graceTimer = setTimeout(() => {
+    graceTimer = options.clock.setTimer(() => {
       graceTimer = undefined;
       if (!closed && sockets.size === 0) options.onOffline();
     }, options.offlineGraceMs);
-    graceTimer.unref();
   };
 
   const take = (callback: SocketCallback, signal: AbortSignal | undefined): Duplex | undefined => {
@@ -123,7 +125,7 @@ export async function startClientSocketPool(options: ClientSocketPoolOptions): P
     }
     sockets.add(socket);
     options.onAcceptedSocket();
-    clearTimeout(graceTimer);
+    graceTimer?.cancel();
     graceTimer = undefined;
     socket.setKeepAlive(true);
     socket.on('error', (error) => logger.debug('tunnel socket error', { id, error: error.message }));
@@ -162,7 +164,7 @@ export async function startClientSocketPool(options: ClientSocketPoolOptions): P
     close() {
       closing ??= new Promise<void>((resolve) => {
         closed = true;
-        clearTimeout(graceTimer);
+        graceTimer?.cancel();
         graceTimer = undefined;
         const gone = new MedianDevError('tunnel_client_gone', `Tunnel "${id}" is gone.`);
         for (const waiter of waiters.splice(0)) waiter(gone, undefined as unknown as Duplex);

@@ -1,5 +1,6 @@
 import { request, type ClientRequest, type IncomingMessage, type RequestOptions, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { WAIT_SIGNAL_OPTION, type ClientSocketPool } from './client-socket-pool.js';
 
@@ -8,6 +9,8 @@ export interface ForwardOptions {
   queueTimeoutMs: number;
   publicProtocol: 'https' | 'http';
   logger: Logger;
+  /** The wait for a free socket runs on it. */
+  clock: Clock;
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te', 'trailer']);
@@ -99,14 +102,13 @@ function openUpstream(
     [WAIT_SIGNAL_OPTION]: waiting.signal,
   };
   const upstream = request(requestOptions);
-  const timer = setTimeout(() => {
+  const timer = options.clock.setTimer(() => {
     onTimeout();
     waiting.abort();
     upstream.destroy();
   }, options.queueTimeoutMs);
-  timer.unref();
-  upstream.once('socket', () => clearTimeout(timer));
-  upstream.once('close', () => clearTimeout(timer));
+  upstream.once('socket', () => timer.cancel());
+  upstream.once('close', () => timer.cancel());
   return upstream;
 }
 

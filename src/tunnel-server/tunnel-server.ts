@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MedianDevError } from '../shared/errors.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { startClientSocketPool, type ClientSocketPool, type SocketReuse } from './client-socket-pool.js';
 import { forwardRequest, forwardUpgrade, sendJson, type ForwardOptions } from './forward-to-client.js';
@@ -23,6 +24,8 @@ export interface TunnelServerOptions {
   queueTimeoutMs?: number;
   /** A client without sockets this long is forgotten, like localtunnel-server does after 1 s. Default 1000 ms. */
   offlineGraceMs?: number;
+  /** The offline grace and the wait for a free socket run on it (tests drive it); real time when left out. */
+  clock?: Clock;
   /**
    * How the public URL in a registration answer is built. `domain` (default):
    * `<publicProtocol>://<id>.<domain>`. `host-header`: what localtunnel-server
@@ -117,7 +120,8 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
   const publicUrlFrom = options.publicUrlFrom ?? 'domain';
   const offlineGraceMs = options.offlineGraceMs ?? 1000;
   const logger = options.logger ?? silentLogger;
-  const forwardOptions: ForwardOptions = { queueTimeoutMs: options.queueTimeoutMs ?? 2000, publicProtocol, logger };
+  const clock = options.clock ?? systemClock;
+  const forwardOptions: ForwardOptions = { queueTimeoutMs: options.queueTimeoutMs ?? 2000, publicProtocol, logger, clock };
 
   const pools = new Map<string, ClientSocketPool>();
   const refused = new Set<string>();
@@ -177,6 +181,7 @@ export async function startTunnelServer(options: TunnelServerOptions = {}): Prom
       maxConnCount,
       acceptedSockets,
       offlineGraceMs,
+      clock,
       socketReuse: options.socketReuse ?? 'pool',
       logger,
       onRefusedSocket: () => (refusedSockets += 1),

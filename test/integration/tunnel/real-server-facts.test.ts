@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createLocaltunnelProvider, createTunnelBackoff, startTunnel, type TunnelBackoff, type TunnelEvent } from '../../../src/tunnel/index.js';
+import { createLocaltunnelProvider, createTunnelBackoff, startTunnel, type TunnelBackoff, type TunnelConnection, type TunnelEvent, type TunnelProvider } from '../../../src/tunnel/index.js';
+import { driveClock } from '../../helpers/drive-clock.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { createRecordingLogger } from '../../helpers/recording-logger.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
@@ -123,29 +125,58 @@ describe('fact 2: the server advertises more sockets than it accepts', () => {
 
 describe('fact 3: a name is held about 1 s after its sockets close', () => {
   it('a quick restart gets its own name back after the 1 s hold, not a stand-in', async () => {
-    const server = await useTunnelServer({ offlineGraceMs: 1000 });
+    // The server's hold, the provider's waits and startTunnel's asks share one manual clock; it moves only
+    // while no registration or close is under way (real I/O the clock must not outrun).
+    const clock = createManualClock();
+    const server = await useTunnelServer({ offlineGraceMs: 1000, clock });
     const app = await useOkApp();
-    const provider = createLocaltunnelProvider({ host: server.url, ...FAST });
+    const counted = countedProvider(createLocaltunnelProvider({ host: server.url, ...FAST, clock }));
+    const provider = counted.provider;
     const lastRun = await provider.open({ localPort: app.port, subdomain: 'held-name' });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
     await lastRun.close();
-    const closedAt = Date.now();
+    // The server saw our sockets go: its hold of the name starts now.
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(0));
+    const closedAt = clock.now();
 
     const events: TunnelEvent[] = [];
-    const handle = useTeardown(
-      await startTunnel({ provider, localPort: app.port, subdomain: 'held-name', onEvent: (e) => events.push(e) }),
-      (h) => h.close(),
-    );
-    const tookMs = Date.now() - closedAt;
-    expect(handle.url).toBe('https://held-name.lt.median.test');
+    let handle: Awaited<ReturnType<typeof startTunnel>> | undefined;
+    void startTunnel({ provider, localPort: app.port, subdomain: 'held-name', onEvent: (e) => events.push(e), clock }).then((h) => (handle = useTeardown(h, (t) => t.close())));
+    await driveClock(clock, { until: () => handle !== undefined, isSettled: counted.isSettled, withinMs: 5_000 });
+    const tookMs = clock.now() - closedAt;
+    expect(handle!.url).toBe('https://held-name.lt.median.test');
     expect(events).toEqual([expect.objectContaining({ type: 'opened', isHostnameChange: false })]);
     // It could not have it before the server let go, and it asked again soon after.
     expect(tookMs).toBeGreaterThanOrEqual(950);
     expect(tookMs).toBeLessThan(2500);
-    // The stand-in it got first is given back and forgotten after the same 1 s hold.
-    await vi.waitFor(() => expect(server.clients().map((c) => c.id)).toEqual(['held-name']), { timeout: 3000 });
+    // The stand-in it got first is given back and forgotten after the same 1 s hold (once the server saw its sockets go).
+    const isStandInGone = () => server.clients().every((c) => c.id === 'held-name' || c.sockets === 0);
+    await driveClock(clock, { until: () => server.clients().map((c) => c.id).join() === 'held-name', isSettled: () => counted.isSettled() && isStandInGone(), withinMs: 3_000 });
+    expect(server.clients().map((c) => c.id)).toEqual(['held-name']);
   });
 });
+
+/** The provider, counted: a registration or a close in flight is real work a manual clock waits for. */
+function countedProvider(real: TunnelProvider): { provider: TunnelProvider; isSettled: () => boolean } {
+  let inFlight = 0;
+  const counting = async <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight += 1;
+    try {
+      return await work();
+    } finally {
+      inFlight -= 1;
+    }
+  };
+  const provider: TunnelProvider = {
+    name: real.name,
+    open: (request, options) =>
+      counting(async () => {
+        const connection = await real.open(request, options);
+        return Object.assign(Object.create(connection) as TunnelConnection, { close: () => counting(() => connection.close()) });
+      }),
+  };
+  return { provider, isSettled: () => inFlight === 0 };
+}
 
 describe('fact 4: answers for a host without a client', () => {
   it("the server's own 404, or a front proxy's 502/503/504 page", async () => {
