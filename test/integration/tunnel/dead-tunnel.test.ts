@@ -94,7 +94,9 @@ async function useDyingTunnel(server: TunnelServer, localPort: number, name: str
 describe('dead-tunnel detection', () => {
   it('a wedged tunnel (sockets open, nothing forwarded, requests hang) is down within 30 s and back under its own name', async () => {
     const clock = createManualClock();
-    const server = await useTunnelServer();
+    // The loopback server's own clock: it holds a name for a second after its sockets closed, moved on below once it saw them go.
+    const serverClock = createManualClock();
+    const server = await useTunnelServer({ clock: serverClock });
     const app = await useMarkedApp();
     const { events, healthyProbes, isSettled } = await useDyingTunnel(server, app.port, 'wedged-one', { clock });
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
@@ -108,8 +110,10 @@ describe('dead-tunnel detection', () => {
     expect(down).toMatchObject({ reason: 'probe-failed', message: expect.stringMatching(/no answer/) });
     expect(down.at - wedgedAt).toBeLessThan(30_000);
 
-    // The loopback server holds the name for its offline grace (its own real 1 s timer) after our old sockets closed.
-    await vi.waitFor(() => expect(server.clients().map((c) => c.id)).not.toContain('wedged-one'), { timeout: 5_000 });
+    // The loopback server holds the name for its offline grace (1 s on its clock) after our old sockets closed.
+    await vi.waitFor(() => expect(server.clients().find((c) => c.id === 'wedged-one')?.sockets).toBe(0), { timeout: 5_000 });
+    serverClock.advance(1_000);
+    expect(server.clients().map((c) => c.id)).not.toContain('wedged-one');
     await driveClock(clock, { until: () => events.filter((e) => e.type === 'opened').length === 2, isSettled: () => isSettled(false), withinMs: 8_000 });
     expect(events.at(-1)).toMatchObject({ type: 'opened', url: 'https://wedged-one.lt.median.test', isHostnameChange: false });
     expect((await requestVia(server, tunnelHost(server, 'wedged-one'), { path: '/again' })).body).toBe('app:/again');
