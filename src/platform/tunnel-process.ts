@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { systemClock, type Clock, type ClockTimer } from '../shared/index.js';
 import { signalProcessTree, stopModes } from './process-signals.js';
 import { realSystemCalls, type SystemCalls } from './system-calls.js';
 
@@ -32,6 +33,8 @@ export interface StartTunnelProgramOptions {
   args: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   system?: SystemCalls;
+  /** The stop's grace before the kill runs on it (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 /**
@@ -41,6 +44,7 @@ export interface StartTunnelProgramOptions {
  */
 export function startTunnelProgram(options: StartTunnelProgramOptions): TunnelProgram {
   const system = options.system ?? realSystemCalls;
+  const clock = options.clock ?? systemClock;
   const listeners: Array<(line: string, stream: 'stdout' | 'stderr') => void> = [];
   let child: ChildProcess | undefined;
   let hasExited = false;
@@ -97,9 +101,10 @@ export function startTunnelProgram(options: StartTunnelProgramOptions): TunnelPr
         for (const mode of stopModes(system.platform)) {
           if (hasExited) break;
           await signalProcessTree(child, mode, system);
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-          clearTimeout(timer);
+          let timer: ClockTimer | undefined;
+          // Keeps the process alive: the program must be gone before we may exit.
+          await Promise.race([exited, new Promise<void>((resolve) => (timer = clock.setTimer(resolve, graceMs, { keepsProcessAlive: true })))]);
+          timer?.cancel();
         }
         return exited;
       })();

@@ -74,7 +74,7 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
       const args = options.namedTunnel
         ? ['tunnel', '--no-autoupdate', '--metrics', metrics, 'run', '--url', local, options.namedTunnel.name]
         : ['tunnel', '--no-autoupdate', '--url', local, '--metrics', metrics];
-      const program = startTunnelProgram({ file: options.binary, args, env: options.env });
+      const program = startTunnelProgram({ file: options.binary, args, env: options.env, clock });
       try {
         const url = await waitUntilReady(program, `http://${metrics}`, signal);
         rateLimitedAt = undefined;

@@ -57,7 +57,7 @@ export function createSshProvider(options: SshProviderOptions): TunnelProvider {
         '--',
         options.destination,
       ];
-      const program = startTunnelProgram({ file: options.binary, args, env: options.env });
+      const program = startTunnelProgram({ file: options.binary, args, env: options.env, clock });
       try {
         const url = await waitForUrl(program, signal);
         logger.debug('ssh tunnel open', { url, pid: program.pid });
