@@ -37,7 +37,9 @@ export interface StartTunnelOptions {
    * Default 24000 ms: an idle tunnel costs the tunnel server 2.5 requests a
    * minute, not 30. Between probes only a counter is read (every
    * `probeLookMs`): bytes received since the last look prove the tunnel was
-   * alive at that look, so a busy tunnel is never probed. Worst case to notice
+   * alive at that look, so a busy tunnel is never probed (a look every half
+   * interval is enough for that, and an idle tunnel is looked at once between
+   * two probes). Worst case to notice
    * a wedged tunnel: the wedge right after the last proof, one interval, then
    * two timed-out probes a retry apart: 24 + 2 + 0.5 + 2 = 28.5 s, within the
    * 30 s promised (a few ms more for the connect check of each timed-out probe).
@@ -47,7 +49,7 @@ export interface StartTunnelOptions {
   probeTimeoutMs?: number;
   /** After a miss, the next probe comes this soon. Default 500 ms. */
   probeRetryMs?: number;
-  /** How often the received-bytes counter is read between probes (free: no request). Default 5000 ms, at most a quarter of the probe interval. */
+  /** How often the received-bytes counter is read between probes (free: no request, but a wakeup). Default and most: half the probe interval (12 s). */
   probeLookMs?: number;
   /**
    * Misses in a row that take the tunnel down. Default 2 (see probeIntervalMs
@@ -57,9 +59,10 @@ export interface StartTunnelOptions {
   /** The backoff policy (shared with whoever retries the first open); built from the knobs below when left out. */
   backoff?: TunnelBackoff;
   /**
-   * A gap this long between two ticks of a 1 s timer means the process did
-   * not run (the laptop slept, SIGSTOP): the tunnel goes down as `woke` and
-   * reopens at once. Default 5000 ms; 0 turns it off.
+   * A tick of the wake detector (every 10 s) this much late, or the wall
+   * clock this much ahead of the monotonic one between two ticks, means the
+   * process did not run (SIGSTOP; the laptop slept): the tunnel goes down as
+   * `woke` and reopens at once (wake-detector.ts). Default 5000 ms; 0 turns it off.
    */
   wakeJumpMs?: number;
   /** Reopen backoff: 1 s doubling to 10 s, with jitter. */
@@ -124,7 +127,7 @@ export async function startTunnel(options: StartTunnelOptions, { signal }: { sig
   const flapWindowMs = options.flapWindowMs ?? 60_000;
   const stableAfterMs = options.stableAfterMs ?? 10_000;
   const probeIntervalMs = options.probeIntervalMs ?? 24_000;
-  const probeLookMs = Math.min(options.probeLookMs ?? 5_000, probeIntervalMs / 4);
+  const probeLookMs = Math.min(options.probeLookMs ?? probeIntervalMs / 2, probeIntervalMs / 2);
   const probeTimeoutMs = options.probeTimeoutMs ?? 2_000;
   const probeRetryMs = options.probeRetryMs ?? 500;
   const strikesForDown = options.probeStrikesForDown ?? 2;

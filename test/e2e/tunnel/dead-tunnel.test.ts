@@ -67,9 +67,10 @@ describe('median-dev start: a tunnel that dies silently', () => {
       // Meanwhile the tunnel server forgets us; our sockets stay open and nothing tells the daemon.
       world.tunnelServer.forgetClientKeepingSockets(name);
       // A fixed window on purpose: no event can mark it, as both processes are stopped and the daemon sees the
-      // gap only once it runs again. The lid stays closed just over the 5 s gap between two ticks of its 2 s
-      // clock that the daemon takes for a sleep (startTunnel's wakeJumpMs), with 1 s for the signals.
-      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      // gap only once it runs again. The processes stay stopped just over the 10 s tick of the daemon's wake
+      // detector plus the 5 s it may come late before it means a stop (startTunnel's wakeJumpMs), with 1 s for
+      // the signals. (A real sleep is seen by the wall clock running ahead of the monotonic one: wake-detector.test.ts.)
+      await new Promise((resolve) => setTimeout(resolve, 16_000));
       process.kill(childPid!, 'SIGCONT');
       process.kill(daemonPid, 'SIGCONT');
       const wokeAt = Date.now();
@@ -85,6 +86,6 @@ describe('median-dev start: a tunnel that dies silently', () => {
       expect(childPids(cli)).toEqual([childPid]);
       expect(eventsOf(cli, 'child', { state: 'exited' })).toEqual([]);
     },
-    45_000,
+    60_000,
   );
 });
