@@ -45,9 +45,11 @@ export async function driveClock(clock: ManualClock, options: DriveClockOptions)
  * `vi.waitFor(assertion)` on a manual clock: each poll that finds the
  * assertion failing moves the clock on to its next timer, so real I/O gets a
  * poll's time between two timers (the cruder cousin of driveClock, for when
- * nothing tells whether real work is in flight).
+ * nothing tells whether real work is in flight). `interval` is that poll
+ * (vi.waitFor's, default 50 ms): shorter where what runs between two timers
+ * is quick loopback I/O.
  */
-export async function waitForOnClock(clock: ManualClock, assertion: () => void, options: { timeout?: number } = {}): Promise<void> {
+export async function waitForOnClock(clock: ManualClock, assertion: () => void, options: { timeout?: number; interval?: number } = {}): Promise<void> {
   await vi.waitFor(
     () => {
       try {
@@ -57,6 +59,6 @@ export async function waitForOnClock(clock: ManualClock, assertion: () => void, 
         throw error;
       }
     },
-    { timeout: options.timeout ?? 10_000 },
+    { timeout: options.timeout ?? 10_000, interval: options.interval ?? 50 },
   );
 }

@@ -99,8 +99,8 @@ async function useDevServerTarget(setup: Setup = {}) {
     return { status: answer.status, headers: answer.headers, body: answer.body.toString() };
   };
   const output = () => events.flatMap((e) => (e.event === 'output' ? [e.line] : []));
-  /** Waits for `assertion` while driving the finder's clock. */
-  const onClock = (assertion: () => void) => waitForOnClock(clock, assertion);
+  /** Waits for `assertion` while driving the finder's clock: a look every 10 ms (a look is a /proc read and a loopback connect). */
+  const onClock = (assertion: () => void) => waitForOnClock(clock, assertion, { interval: 10 });
   return { finder, proxy, child, events, targetEvents, records, remembered, call, guess, clock, abort, output, onClock };
 }
 
