@@ -10,7 +10,7 @@
  * HOLD_LIMIT_MS (a stalled disk never stalls the answers for longer).
  */
 import type { CallRecord } from '../median/index.js';
-import type { Logger } from '../shared/index.js';
+import { systemClock, type Clock, type Logger } from '../shared/index.js';
 import { buildCallRecord, decodeAnswer, hasEncodedAnswer, type RecordSettings } from './build-call-record.js';
 import type { CallExchange } from './call-exchange.js';
 
@@ -30,6 +30,8 @@ export interface RecordBatchOptions {
   logger: Logger;
   onRecord(record: CallRecord): void | Promise<void>;
   onRequestStarted?(info: RequestStartedInfo): void;
+  /** The hold's limit runs on it (tests drive it); real time when left out. */
+  clock?: Clock;
 }
 
 export interface RecordBatch {
@@ -45,6 +47,7 @@ export interface RecordBatch {
 
 export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
   const { settings, logger, onRecord, onRequestStarted } = options;
+  const clock = options.clock ?? systemClock;
   let startedQueue: CallExchange[] = [];
   let finishedQueue: CallExchange[] = [];
   let scheduled: NodeJS.Immediate | undefined;
@@ -90,8 +93,7 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
     const releaseAll = () => {
       for (const release of releases) release();
     };
-    const timer = setTimeout(releaseAll, HOLD_LIMIT_MS);
-    timer.unref();
+    const timer = clock.setTimer(releaseAll, HOLD_LIMIT_MS);
     return releases.map((release) => {
       let isDone = false;
       return () => {
@@ -99,7 +101,7 @@ export function createRecordBatch(options: RecordBatchOptions): RecordBatch {
         isDone = true;
         release();
         left -= 1;
-        if (left === 0) clearTimeout(timer);
+        if (left === 0) timer.cancel();
       };
     });
   };

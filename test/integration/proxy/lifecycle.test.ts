@@ -6,6 +6,8 @@ import { connect, type Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { startRecordingProxy } from '../../../src/proxy/index.js';
+import { HOLD_LIMIT_MS } from '../../../src/proxy/record-batch.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { ROUTE, send, useRecordingProxy } from './proxy-harness.js';
@@ -137,10 +139,13 @@ describe('close()', () => {
     });
     let finishWriting: (() => void) | undefined;
     let written = false;
+    // The answer's end waits for its record, at most 2 s on this clock: moved on below instead of waited out.
+    const clock = createManualClock();
     const proxy = useTeardown(
       await startRecordingProxy({
         target: target.url,
         route: ROUTE,
+        clock,
         onRecord: () =>
           new Promise<void>((resolve) => {
             finishWriting = () => {
@@ -151,8 +156,11 @@ describe('close()', () => {
       }),
       (p) => p.close(),
     );
-    await send(`${proxy.url}/`);
+    const answered = send(`${proxy.url}/`);
     await vi.waitFor(() => expect(finishWriting).toBeDefined());
+    expect(clock.nextTimerIn()).toBe(HOLD_LIMIT_MS);
+    clock.advance(HOLD_LIMIT_MS);
+    await answered;
 
     const closed = proxy.close();
     finishWriting?.();
