@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLocaltunnelProvider, startTunnel } from '../../../src/tunnel/index.js';
+import { createManualClock } from '../../helpers/manual-clock.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { requestVia, tunnelHost, useTunnelServer } from '../../helpers/use-tunnel-server.js';
 import { FAST_PROVIDER, FAST_REOPEN, useOkApp, useTunnel } from '../../helpers/use-tunnel.js';
@@ -40,7 +41,9 @@ describe('startTunnel: the first open', () => {
   });
 
   it('on the first open, gets back its own name that the server still held from its last run', async () => {
-    const server = await useTunnelServer({ offlineGraceMs: 400 });
+    // The server's grace runs on its own clock, moved on below once the server saw the sockets go.
+    const serverClock = createManualClock();
+    const server = await useTunnelServer({ offlineGraceMs: 400, clock: serverClock });
     const app = await useOkApp();
     const provider = createLocaltunnelProvider({ host: server.url, ...FAST_PROVIDER });
     const lastRun = await provider.open({ localPort: app.port, subdomain: 'my-project' });
@@ -48,13 +51,20 @@ describe('startTunnel: the first open', () => {
     await lastRun.close();
     // Right after a restart the server still holds the name for its grace period.
     expect(server.clients().map((c) => c.id)).toEqual(['my-project']);
+    await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(0));
 
-    const { handle, events } = await useTunnel(server, app.port, { subdomain: 'my-project', nameRetryBaseMs: 100 });
+    const starting = useTunnel(server, app.port, { subdomain: 'my-project', nameRetryBaseMs: 100 });
+    // Granted a stand-in (the second registration), it asks again; meanwhile the grace runs out.
+    await vi.waitFor(() => expect(server.stats().registrations).toBe(2));
+    serverClock.advance(400);
+    const { handle, events } = await starting;
     expect(handle.url).toBe('https://my-project.lt.median.test');
     expect(events).toEqual([expect.objectContaining({ type: 'opened', subdomain: 'my-project', isHostnameChange: false })]);
     expect(server.stats().registrations).toBeGreaterThanOrEqual(3);
-    // The stand-in it got first is given back.
-    await vi.waitFor(() => expect(server.clients().map((c) => c.id)).toEqual(['my-project']));
+    // The stand-in it got first is given back, and forgotten after the same grace.
+    await vi.waitFor(() => expect(server.clients().every((c) => c.id === 'my-project' || c.sockets === 0)).toBe(true));
+    serverClock.advance(400);
+    expect(server.clients().map((c) => c.id)).toEqual(['my-project']);
     expect((await requestVia(server, tunnelHost(server, 'my-project'), { path: '/back' })).body).toBe('app:/back');
   });
 
