@@ -163,7 +163,7 @@ describe('dead-tunnel detection', () => {
     await vi.waitFor(() => expect(server.clients()[0]?.sockets).toBe(10));
     const skippedLooks = () => logger.messages('debug').filter((m) => m === 'tunnel busy: not probed').length;
 
-    // Calls one after another until five of the tunnel's scheduled looks (every 75 ms on the clock) found them and sent no probe.
+    // Calls one after another until five of the tunnel's scheduled looks (every half interval, 150 ms on the clock) found them and sent no probe.
     const before = probes();
     const skippedBefore = skippedLooks();
     let calls = 0;
@@ -171,7 +171,7 @@ describe('dead-tunnel detection', () => {
     while (skippedLooks() - skippedBefore < 5) {
       expect((await requestVia(server, tunnelHost(server, 'busy-one'), { path: `/call${calls}` })).status).toBe(200);
       calls += 1;
-      clock.advance(75);
+      clock.advance(150);
       // A bound in time, not a wait: five looks are five calls, one between each two.
       expect(Date.now() - callingSince).toBeLessThan(10_000);
     }
