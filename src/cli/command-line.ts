@@ -1,5 +1,6 @@
 import { basename, relative, resolve } from 'node:path';
-import { DEFAULTS, type Config } from '../config/index.js';
+import { DEFAULTS } from '../config/defaults.js';
+import type { Config } from '../config/resolve-config.js';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from './cli-io.js';
 

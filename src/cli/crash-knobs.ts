@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Daemon } from '../daemon/index.js';
+import type { Daemon } from '../daemon/daemon-options.js';
 import type { CliIo } from './cli-io.js';
 
 /**

@@ -1,12 +1,20 @@
 import { access, constants } from 'node:fs/promises';
-import type { Config } from '../config/index.js';
-import { ALLOW_PRODUCTION_FLAG, checkOrganisation, clashAdvice, classifyEndpoints, decideProductionGuard, OWNER_LABELS, parseClash } from '../endpoints/index.js';
-import { checkMedianKey, createMedianApiClient, KEY_MESSAGES, MANIFEST_LIMITS, resolveToolSecret, syncFix } from '../median/index.js';
+import type { Config } from '../config/resolve-config.js';
+import { ALLOW_PRODUCTION_FLAG, decideProductionGuard } from '../endpoints/production-guard.js';
+import { checkOrganisation } from '../endpoints/organisation-rules.js';
+import { clashAdvice } from '../endpoints/clash-advice.js';
+import { classifyEndpoints } from '../endpoints/classify-endpoints.js';
+import { OWNER_LABELS } from '../shared/endpoint-owner.js';
+import { parseClash } from '../endpoints/clash-message.js';
+import { checkMedianKey, KEY_MESSAGES, resolveToolSecret } from '../median/key.js';
+import { createMedianApiClient } from '../median/api-client.js';
+import { MANIFEST_LIMITS } from '../median/manifest-rules.js';
+import { syncFix } from '../median/sync-fixes.js';
 import { errorCode } from '../shared/errors.js';
 import type { AddCheck, DoctorCheck } from './doctor-check.js';
 import { checkDaemonAndTunnel } from './doctor-tunnel-check.js';
 import { fetchManifest } from './fetch-manifest.js';
-import { configKeySource } from '../daemon/index.js';
+import { configKeySource } from '../daemon/key-source.js';
 
 export type { DoctorCheck } from './doctor-check.js';
 type Add = AddCheck;

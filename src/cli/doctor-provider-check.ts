@@ -1,6 +1,8 @@
-import { DEFAULT_NGROK_API, type Config } from '../config/index.js';
-import { findExecutable } from '../platform/index.js';
-import { listAgentEndpoints, loadNgrokLibrary } from '../tunnel/index.js';
+import { DEFAULT_NGROK_API } from '../config/tunnel-config.js';
+import type { Config } from '../config/resolve-config.js';
+import { findExecutable } from '../platform/find-executable.js';
+import { listAgentEndpoints } from '../tunnel/ngrok-agent-provider.js';
+import { loadNgrokLibrary } from '../tunnel/ngrok-library.js';
 import type { DoctorCheck } from './doctor-check.js';
 
 /**

@@ -1,10 +1,14 @@
-import type { Config } from '../config/index.js';
-import { connectControl, readControlFile, type ControlFileInfo } from '../control/index.js';
-import type { DaemonSnapshot } from '../events/index.js';
-import { cloudUrlProblem } from '../median/index.js';
+import type { Config } from '../config/resolve-config.js';
+import { connectControl } from '../control/control-client.js';
+import { readControlFile, type ControlFileInfo } from '../control/control-file.js';
+import type { DaemonSnapshot } from '../events/daemon-events.js';
+import { cloudUrlProblem } from '../median/sync-rules.js';
 import { systemClock } from '../shared/clock.js';
 import { errorCode } from '../shared/errors.js';
-import { HEALTH_PATH, createFetchHealthProbe, createPublicFetch, probeOnce } from '../tunnel/index.js';
+import { HEALTH_PATH } from '../shared/health-check.js';
+import { createFetchHealthProbe } from '../tunnel/health-probe.js';
+import { createPublicFetch } from '../tunnel/public-url-fetch.js';
+import { probeOnce } from '../tunnel/probe-once.js';
 import type { AddCheck } from './doctor-check.js';
 import { fetchManifest } from './fetch-manifest.js';
 

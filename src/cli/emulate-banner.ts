@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { tunnelHostUrl, type TunnelDomain } from '../emulator/index.js';
-import { DEFAULTS } from '../config/index.js';
-import { keyFingerprint, type Endpoint } from '../median/index.js';
+import { tunnelHostUrl, type TunnelDomain } from '../emulator/tunnel-domains.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { keyFingerprint } from '../median/key.js';
+import type { Endpoint } from '../median/api-client.js';
 import { writeLine, type CliIo } from './cli-io.js';
 import { cliCommandLine, shellWord } from './command-line.js';
 

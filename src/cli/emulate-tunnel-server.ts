@@ -1,5 +1,5 @@
-import { startTunnelServer, type TunnelServer } from '../tunnel-server/index.js';
-import type { TunnelDomain } from '../emulator/index.js';
+import { startTunnelServer, type TunnelServer } from '../tunnel-server/tunnel-server.js';
+import type { TunnelDomain } from '../emulator/tunnel-domains.js';
 import { UserError, errorCode } from '../shared/errors.js';
 import { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT } from './emulate-tunnel-defaults.js';
 

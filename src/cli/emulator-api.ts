@@ -1,6 +1,6 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import { readEnvFile } from '../config/index.js';
-import { runFix } from '../median/index.js';
+import { readEnvFile } from '../config/env-file-reader.js';
+import { runFix } from '../median/run-fixes.js';
 import { UserError, receivedErrorCode } from '../shared/errors.js';
 import { safeLine } from '../shared/output-sanitiser.js';
 import type { CliIo } from './cli-io.js';

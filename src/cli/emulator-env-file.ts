@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readEnvFile } from '../config/index.js';
-import { checkMedianKey } from '../median/index.js';
+import { readEnvFile } from '../config/env-file-reader.js';
+import { checkMedianKey } from '../median/key.js';
 import { errorCode } from '../shared/errors.js';
 import { ensurePrivateDir, writeFileAtomic } from '../shared/private-files.js';
 

@@ -1,4 +1,5 @@
-import { signBody, SIGNATURE_HEADER, SYNC_LIMITS, judgeSyncAnswer, type SyncFetchOutcome, type SyncJudgement } from '../median/index.js';
+import { signBody, SIGNATURE_HEADER } from '../median/signature.js';
+import { SYNC_LIMITS, judgeSyncAnswer, type SyncFetchOutcome, type SyncJudgement } from '../median/sync-rules.js';
 
 export interface ManifestFetch {
   url: string;

@@ -1,4 +1,4 @@
-import type { Daemon } from '../daemon/index.js';
+import type { Daemon } from '../daemon/daemon-options.js';
 import type { TuiWiring } from './attach-tui.js';
 import { useColor, writeLine, type CliIo } from './cli-io.js';
 import { eventToJsonLine, eventToLogLine } from './format-event.js';

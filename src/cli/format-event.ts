@@ -1,5 +1,5 @@
-import type { DaemonEvent, HealState } from '../events/index.js';
-import { OWNER_LABELS, type EndpointOwner } from '../endpoints/index.js';
+import type { DaemonEvent, HealState } from '../events/daemon-events.js';
+import { OWNER_LABELS, type EndpointOwner } from '../shared/endpoint-owner.js';
 import { safeJson, safeStrings } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 

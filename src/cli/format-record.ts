@@ -1,5 +1,6 @@
-import type { CallRecord } from '../median/index.js';
-import { signatureAge, verdictLabel } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import { signatureAge } from '../median/signature.js';
+import { verdictLabel } from '../median/approved-run.js';
 import { safeJson, safeLine, safeStrings, safeText } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 import { parseBoundedJson } from '../shared/safe-json.js';

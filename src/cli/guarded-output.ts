@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { secretsToMask } from '../median/index.js';
+import { secretsToMask } from '../median/key.js';
 import { createSecretMasker, type SecretMasker } from '../shared/secret-masker.js';
 import { safeTerminalOutput } from '../shared/output-sanitiser.js';
 import type { CliIo } from './cli-io.js';

@@ -1,7 +1,7 @@
-import { secretsToMask } from '../median/index.js';
-import { resolveConfig, type CommonFlags, type Config } from '../config/index.js';
+import { secretsToMask } from '../median/key.js';
+import { resolveConfig, type CommonFlags, type Config } from '../config/resolve-config.js';
 import type { CliIo } from './cli-io.js';
-import { readRunningDaemonSettings } from '../control/index.js';
+import { readRunningDaemonSettings } from '../control/control-file.js';
 import { UserError } from '../shared/errors.js';
 
 /** Turns commander's options for any command into the resolved config. */

@@ -2,7 +2,7 @@
 // src/cli: the command line: argument parsing, output, prompts, exit codes. The only code that touches `process` (argv, env, streams, signals, exit).
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // This file is the only module that touches the process: argv, env, streams, signals, exit.
-import { stopSignals } from '../platform/index.js';
+import { stopSignals } from '../platform/process-signals.js';
 import { runCli } from './run-cli.js';
 import type { CliIo } from './cli-io.js';
 

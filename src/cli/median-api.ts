@@ -1,8 +1,9 @@
-import { missingKeyHint, type Config } from '../config/index.js';
-import { createMedianApiClient, type MedianApiClient } from '../median/index.js';
+import { missingKeyHint } from '../config/env-cascade.js';
+import type { Config } from '../config/resolve-config.js';
+import { createMedianApiClient, type MedianApiClient } from '../median/api-client.js';
 import type { Clock } from '../shared/clock.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
-import { connectFix } from '../median/index.js';
+import { connectFix } from '../median/connect-fixes.js';
 import { assertKeyShape } from './require-secret.js';
 
 /** The Median API client for a command (its waits on `clock`, the CLI's io clock; real time when left out), or a UserError saying where the key goes. */

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import type { CliIo } from './cli-io.js';
-import { VERDICT_KINDS, RISKS } from '../median/index.js';
-import { DEFAULTS } from '../config/index.js';
+import { VERDICT_KINDS } from '../median/verdict-types.js';
+import { RISKS } from '../median/protocol.js';
+import { DEFAULTS } from '../config/defaults.js';
 import { withStartOptions } from './start-options.js';
 import { commandHandlers, type CommandHandlers } from './command-handlers.js';
 

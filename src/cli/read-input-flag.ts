@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { parseInputJson } from '../replay/index.js';
+import { parseInputJson } from '../replay/replay-request.js';
 import { UserError, errorCode } from '../shared/errors.js';
 
 /** `--input <json|@file>` → an object. */

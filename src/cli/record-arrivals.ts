@@ -1,5 +1,5 @@
-import { callsDirOf } from '../recorder/index.js';
-import { startFileWatcher } from '../watch/index.js';
+import { callsDirOf } from '../recorder/segment-files.js';
+import { startFileWatcher } from '../watch/file-watcher.js';
 
 /**
  * Wakes `calls --follow` when the data dir's call segments change (a file

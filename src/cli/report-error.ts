@@ -1,11 +1,11 @@
 import { CommanderError } from 'commander';
-import { secretsToMask } from '../median/index.js';
+import { secretsToMask } from '../median/key.js';
 import { MedianDevError, UserError } from '../shared/errors.js';
 import type { CliIo } from './cli-io.js';
 import { createOutputMasker } from './output-masker.js';
 import { QuietFailure } from './quiet-failure.js';
 import { safeJson } from '../shared/output-sanitiser.js';
-import type { Config } from '../config/index.js';
+import type { Config } from '../config/resolve-config.js';
 import { pastableText } from './command-line.js';
 
 /**

@@ -1,6 +1,7 @@
-import { checkMedianKey, KEY_MESSAGES, resolveToolSecret } from '../median/index.js';
+import { checkMedianKey, KEY_MESSAGES, resolveToolSecret } from '../median/key.js';
 import { UserError, isMedianDevError } from '../shared/errors.js';
-import { missingKeyHint, type Config } from '../config/index.js';
+import { missingKeyHint } from '../config/env-cascade.js';
+import type { Config } from '../config/resolve-config.js';
 
 /** Where the key came from, for a hint. */
 export function keySourceOf(config: Pick<Config, 'keySource' | 'keyFile' | 'envFile'>): string {

@@ -1,6 +1,8 @@
 import { join, isAbsolute, resolve } from 'node:path';
-import { DEFAULTS, envCascadeFiles, readEnvFile } from '../config/index.js';
-import { secretsToMask } from '../median/index.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { envCascadeFiles } from '../config/env-cascade.js';
+import { readEnvFile } from '../config/env-file-reader.js';
+import { secretsToMask } from '../median/key.js';
 import { useColor, type CliIo } from './cli-io.js';
 import { createProgram } from './program.js';
 import { reportError } from './report-error.js';

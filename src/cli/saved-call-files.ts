@@ -1,8 +1,8 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { shownPath } from '../saved-calls/index.js';
+import { shownPath } from '../saved-calls/saved-call-files.js';
 import picomatch from 'picomatch';
-import { parseSavedCall, type LoadedSavedCall } from '../saved-calls/index.js';
+import { parseSavedCall, type LoadedSavedCall } from '../saved-calls/saved-call.js';
 import { UserError, errorCode } from '../shared/errors.js';
 
 export { DEFAULT_CALLS_DIR, saveRecordAsTest, shownPath, writeSavedCall } from '../saved-calls/index.js';

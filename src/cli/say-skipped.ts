@@ -1,4 +1,5 @@
-import { skippedLinesNote, type CallStore } from '../recorder/index.js';
+import { skippedLinesNote } from '../recorder/skipped-lines.js';
+import type { CallStore } from '../recorder/call-store.js';
 import { writeLine, type CliIo } from './cli-io.js';
 
 /** Says on stderr, once, that a command's reads skipped lines that are not call records. */

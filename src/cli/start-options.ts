@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { DEFAULTS, TUNNEL_PROVIDERS } from '../config/index.js';
+import { DEFAULTS, TUNNEL_PROVIDERS } from '../config/defaults.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -1,5 +1,6 @@
-import type { VerdictKind, SignatureStatus } from '../median/index.js';
-import { verdictColor } from '../presentation/index.js';
+import type { VerdictKind } from '../median/verdict-types.js';
+import type { SignatureStatus } from '../median/signature.js';
+import { verdictColor } from '../presentation/call-colors.js';
 
 /** ANSI styling that turns itself off (NO_COLOR, not a TTY). */
 export interface Style {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { startChildProcess, type ChildRunner } from '../child/index.js';
-import { waitForRoute } from '../endpoints/index.js';
+import { startChildProcess, type ChildRunner } from '../child/child-runner.js';
+import { waitForRoute } from '../endpoints/route-readiness.js';
 import { UserError } from '../shared/errors.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,4 +1,4 @@
-import type { SavedCallResult } from '../saved-calls/index.js';
+import type { SavedCallResult } from '../saved-calls/run-saved-calls.js';
 import { safeLine, safeText } from '../shared/output-sanitiser.js';
 import type { Style } from './terminal-style.js';
 import { styleVerdict } from './terminal-style.js';

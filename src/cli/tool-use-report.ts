@@ -1,6 +1,9 @@
-import type { Config } from '../config/index.js';
-import { checkToolUse, createMedianApiClient, resolveToolSecret, type Endpoint, type ManifestTool, type ToolUseCheck, type ToolUseFacts } from '../median/index.js';
-import { createCallStore } from '../recorder/index.js';
+import type { Config } from '../config/resolve-config.js';
+import { checkToolUse, type ToolUseCheck, type ToolUseFacts } from '../median/tool-use-checks.js';
+import { createMedianApiClient, type Endpoint } from '../median/api-client.js';
+import { resolveToolSecret } from '../median/key.js';
+import type { ManifestTool } from '../median/protocol.js';
+import { createCallStore } from '../recorder/call-store.js';
 import type { DoctorCheck } from './doctor-check.js';
 import { fetchManifest } from './fetch-manifest.js';
 

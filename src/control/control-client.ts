@@ -1,5 +1,7 @@
-import { MedianDevError, receivedErrorCode, silentLogger, type Logger } from '../shared/index.js';
-import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
+import { MedianDevError } from '../shared/errors.js';
+import { receivedErrorCode } from '../shared/error-codes.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
 import { readControlFile, type ReadControlFileOptions } from './control-file.js';
 import { CONTROL_HEARTBEAT_INTERVAL_MS, CONTROL_MAX_SERVER_FRAME_BYTES, parseServerFrame } from './control-protocol.js';
 import { openWsConnection, type WsConnection } from './ws-client.js';

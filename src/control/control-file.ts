@@ -1,9 +1,10 @@
 import { unlink } from 'node:fs/promises';
 import { readRegularFile } from '../shared/regular-file.js';
-import { isProcessAlive } from '../platform/index.js';
+import { isProcessAlive } from '../platform/process-liveness.js';
 import { join } from 'node:path';
-import type { DaemonSettings } from '../config/index.js';
-import { MedianDevError, errorCode, writeFileAtomic } from '../shared/index.js';
+import type { DaemonSettings } from '../config/resolve-config.js';
+import { MedianDevError, errorCode } from '../shared/errors.js';
+import { writeFileAtomic } from '../shared/private-files.js';
 
 /**
  * `<dataDir>/control.json` tells clients (`watch`, `replay`, …) where the

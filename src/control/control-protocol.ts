@@ -1,6 +1,7 @@
 import { safeJson } from '../shared/output-sanitiser.js';
-import { receivedErrorCode } from '../shared/index.js';
-import { commandErrorOf, type CommandError, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
+import { receivedErrorCode } from '../shared/error-codes.js';
+import { commandErrorOf, type CommandError } from '../events/command-error.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
 
 /**
  * The control channel's frames (JSON text, one object a frame):

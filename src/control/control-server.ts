@@ -1,9 +1,11 @@
 import { safeJson } from '../shared/output-sanitiser.js';
 import { randomBytes } from 'node:crypto';
-import { MedianDevError, ensurePrivateDir, isMedianDevError, silentLogger, type Logger } from '../shared/index.js';
-import { type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
+import { MedianDevError, isMedianDevError } from '../shared/errors.js';
+import { ensurePrivateDir } from '../shared/private-files.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
 import { removeControlFileIfOurs, writeControlFile } from './control-file.js';
-import type { DaemonSettings } from '../config/index.js';
+import type { DaemonSettings } from '../config/resolve-config.js';
 import {
   CONTROL_HEARTBEAT_INTERVAL_MS,
   CONTROL_MAX_CLIENT_FRAME_BYTES,

@@ -1,4 +1,4 @@
-import { errorCode } from '../shared/index.js';
+import { errorCode } from '../shared/errors.js';
 import { connectControl } from './control-client.js';
 import { readControlFile, type ControlFileInfo } from './control-file.js';
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { RawData } from 'ws';
-import { MedianDevError } from '../shared/index.js';
+import { MedianDevError } from '../shared/errors.js';
 import { closePeer } from './ws-server.js';
 
 

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
 import type { WebSocket, RawData } from 'ws';
-import { MedianDevError, createWorkInterval, type Logger } from '../shared/index.js';
+import { MedianDevError } from '../shared/errors.js';
+import { createWorkInterval } from '../shared/work-interval.js';
+import type { Logger } from '../shared/logger.js';
 import type { UpgradeRefusal } from './upgrade-auth.js';
 
 

@@ -1,6 +1,7 @@
-import { isTransientMedianError, retryAfterMs } from '../median/index.js';
+import { isTransientMedianError, retryAfterMs } from '../median/api-client.js';
 import { MedianDevError, errorCode, isMedianDevError } from '../shared/errors.js';
-import { keyLabel, type NewDaemonEvent } from '../events/index.js';
+import { keyLabel } from '../events/key-map.js';
+import type { NewDaemonEvent } from '../events/daemon-events.js';
 import { delayOrAbort } from '../shared/delay.js';
 import type { Clock } from '../shared/clock.js';
 

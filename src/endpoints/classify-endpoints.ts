@@ -1,4 +1,4 @@
-import type { Endpoint } from '../median/index.js';
+import type { Endpoint } from '../median/api-client.js';
 import { parseClash } from './clash-message.js';
 import { isTunnelUrl, ownerOf, type EndpointOwner } from './endpoint-owner.js';
 

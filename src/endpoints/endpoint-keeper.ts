@@ -1,9 +1,11 @@
-import type { Endpoint, MedianApiClient } from '../median/index.js';
-import { connectFix, sameMessage, SYNC_MESSAGES, syncFix } from '../median/index.js';
+import type { Endpoint, MedianApiClient } from '../median/api-client.js';
+import { connectFix } from '../median/connect-fixes.js';
+import { sameMessage, SYNC_MESSAGES } from '../median/messages.js';
+import { syncFix } from '../median/sync-fixes.js';
 import { MedianDevError, errorCode, receivedErrorCode, type ErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
-import type { NewDaemonEvent } from '../events/index.js';
+import type { NewDaemonEvent } from '../events/daemon-events.js';
 import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-retry.js';
 import { parseClash } from './clash-message.js';
 import { clashAdvice } from './clash-advice.js';

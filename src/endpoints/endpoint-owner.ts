@@ -1,4 +1,4 @@
-import { isLocalhostUrl, isPrivateAddressUrl } from '../median/index.js';
+import { isLocalhostUrl, isPrivateAddressUrl } from '../median/sync-rules.js';
 import type { EndpointOwner } from '../shared/endpoint-owner.js';
 
 export { OWNER_LABELS, type EndpointOwner } from '../shared/endpoint-owner.js';

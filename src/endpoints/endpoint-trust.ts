@@ -1,4 +1,4 @@
-import type { Endpoint } from '../median/index.js';
+import type { Endpoint } from '../median/api-client.js';
 import type { ProjectMemory } from './classify-endpoints.js';
 import { foreignOwnerOf } from './endpoint-owner.js';
 

@@ -1,4 +1,4 @@
-import type { Endpoint } from '../median/index.js';
+import type { Endpoint } from '../median/api-client.js';
 import type { ErrorCode } from '../shared/errors.js';
 import { foreignOwnerOf } from './endpoint-owner.js';
 

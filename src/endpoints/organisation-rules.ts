@@ -1,4 +1,6 @@
-import { CONNECT_MESSAGES, MANIFEST_LIMITS, SYNC_MESSAGES, type Endpoint } from '../median/index.js';
+import { CONNECT_MESSAGES, SYNC_MESSAGES } from '../median/messages.js';
+import { MANIFEST_LIMITS } from '../median/manifest-rules.js';
+import type { Endpoint } from '../median/api-client.js';
 import { clashAdvice } from './clash-advice.js';
 import { classifyEndpoints, type ProjectMemory } from './classify-endpoints.js';
 import { OWNER_LABELS, type EndpointOwner } from './endpoint-owner.js';

@@ -1,4 +1,4 @@
-import type { Endpoint } from '../median/index.js';
+import type { Endpoint } from '../median/api-client.js';
 import { classifyEndpoints, type ClassifiedEndpoint, type ProjectMemory } from './classify-endpoints.js';
 import { productionAtOrigin } from './endpoint-trust.js';
 

@@ -1,4 +1,4 @@
-import { connectFix } from '../median/index.js';
+import { connectFix } from '../median/connect-fixes.js';
 import { MedianDevError, receivedErrorCode } from '../shared/errors.js';
 import type { createApiRetry } from './api-retry.js';
 

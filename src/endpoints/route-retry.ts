@@ -1,5 +1,6 @@
-import type { DaemonFact, NewDaemonEvent } from '../events/index.js';
-import type { Endpoint } from '../median/index.js';
+import type { DaemonFact } from '../events/daemon-facts.js';
+import type { NewDaemonEvent } from '../events/daemon-events.js';
+import type { Endpoint } from '../median/api-client.js';
 import type { Clock } from '../shared/clock.js';
 import { pause } from '../shared/delay.js';
 import { isRouteAnswering } from './route-readiness.js';

@@ -1,4 +1,5 @@
-import { isMedianDevError, type ErrorCode } from '../shared/index.js';
+import { isMedianDevError } from '../shared/errors.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 
 /**
  * Why a control command failed: the body of a failed `result` frame on the

@@ -1,5 +1,6 @@
-import type { CallRecord } from '../median/index.js';
-import type { EndpointOwner, ErrorCode } from '../shared/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import type { EndpointOwner } from '../shared/endpoint-owner.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 
 /**
  * Everything the daemon reports, as facts. The `--json` output prints these

@@ -1,4 +1,5 @@
-import { MedianDevError, codeOf, type ErrorCode } from '../shared/index.js';
+import { MedianDevError, codeOf } from '../shared/errors.js';
+import type { ErrorCode } from '../shared/error-codes.js';
 import type { NewDaemonEvent } from './daemon-events.js';
 
 /**

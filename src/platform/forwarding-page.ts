@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { writeFileAtomic } from '../shared/index.js';
+import { writeFileAtomic } from '../shared/private-files.js';
 
 /** The file `inspect` writes in the data dir; each `inspect` replaces it. */
 export const FORWARDING_PAGE_NAME = 'inspector-open.html';

@@ -1,4 +1,4 @@
-import { errorCode } from '../shared/index.js';
+import { errorCode } from '../shared/errors.js';
 import { realSystemCalls, type SystemCalls } from './system-calls.js';
 
 /** The fields of `/proc/<pid>/stat` we read. */

@@ -1,4 +1,4 @@
-import { errorCode } from '../shared/index.js';
+import { errorCode } from '../shared/errors.js';
 import { realSystemCalls, type SystemCalls } from './system-calls.js';
 
 /** `graceful`: ask the process tree to stop; `force`: kill it outright. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { systemClock, type Clock, type ClockTimer } from '../shared/index.js';
+import { systemClock, type Clock, type ClockTimer } from '../shared/clock.js';
 import { signalProcessTree, stopModes } from './process-signals.js';
 import { realSystemCalls, type SystemCalls } from './system-calls.js';
 

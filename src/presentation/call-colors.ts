@@ -1,4 +1,5 @@
-import type { SignatureStatus, VerdictKind } from '../median/index.js';
+import type { SignatureStatus } from '../median/signature.js';
+import type { VerdictKind } from '../median/verdict-types.js';
 import type { Color } from './color.js';
 
 export function verdictColor(kind: VerdictKind): Color {

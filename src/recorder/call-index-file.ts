@@ -1,5 +1,6 @@
-import { isCallRecord, isRepeatLine, type CallRecord, type RepeatLine } from '../median/index.js';
-import { escapeJsonControls } from '../shared/index.js';
+import { isCallRecord, isRepeatLine } from '../median/record-shape.js';
+import type { CallRecord, RepeatLine } from '../median/call-record.js';
+import { escapeJsonControls } from '../shared/output-sanitiser.js';
 import { REPEAT_LINE_START } from './segment-files.js';
 
 /**

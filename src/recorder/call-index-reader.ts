@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { isNotRegularFileError, openRegularFile } from '../shared/regular-file.js';
-import { errorCode } from '../shared/index.js';
+import { errorCode } from '../shared/errors.js';
 import { indexPathOf, isLineOfEntry, keyOfParsed, parseIndexHeader, parseIndexLine, parseSegmentLine, type IndexEntry, type ParsedLine } from './call-index-file.js';
 import { REPEAT_LINE_START, readLinesForward, type SegmentFile } from './segment-files.js';
 

@@ -3,7 +3,8 @@ import { closeSync, constants, open as openFd, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { openRegularFile } from '../shared/regular-file.js';
-import { errorCode, type Logger } from '../shared/index.js';
+import { errorCode } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
 import { indexHeader, indexLine, indexPathOf, keyOfParsed, parseIndexHeader, parseIndexLine, parseSegmentLine, type IndexKey } from './call-index-file.js';
 import { readLinesForward } from './segment-files.js';
 

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { isCallRecord, isRepeatLine, withRepeats, type CallRecord, type RepeatLine, type VerdictKind } from '../median/index.js';
-import { UserError, errorCode } from '../shared/index.js';
+import { isCallRecord, isRepeatLine } from '../median/record-shape.js';
+import { withRepeats, type CallRecord, type RepeatLine } from '../median/call-record.js';
+import type { VerdictKind } from '../median/verdict-types.js';
+import { UserError, errorCode } from '../shared/errors.js';
 import { jsonNeedle, matchesText } from './record-text.js';
 import { IndexMismatchError, openIndexedLookup, type IndexedLookup } from './call-index-reader.js';
 import { createCallPicker } from './call-picker.js';
@@ -99,9 +101,7 @@ function parseLine(line: Buffer): CallRecord | undefined {
   return undefined;
 }
 
-function candidateOf(record: CallRecord): CallCandidate {
-  return { id: record.id, toolCallId: record.toolCallId, tool: record.tool, receivedAt: record.receivedAt };
-}
+const candidateOf = (record: CallRecord): CallCandidate => ({ id: record.id, toolCallId: record.toolCallId, tool: record.tool, receivedAt: record.receivedAt });
 
 export function createCallStore(dataDir: string): CallStore {
   const callsDir = callsDirOf(dataDir);

@@ -1,4 +1,6 @@
-import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS, signBody, throwIfUnsignedOriginal, type CallRecord } from '../median/index.js';
+import { SIGNATURE_HEADER, SIGNATURE_TOLERANCE_MS, signBody } from '../median/signature.js';
+import { throwIfUnsignedOriginal } from '../median/unsigned-original.js';
+import type { CallRecord } from '../median/call-record.js';
 import { UserError } from '../shared/errors.js';
 import { HOP_BY_HOP_HEADERS } from '../shared/hop-by-hop-headers.js';
 import { TERMINAL_UNSAFE_CHAR } from '../shared/output-sanitiser.js';

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { CallRecord, RecordedMessage } from '../median/index.js';
+import type { CallRecord, RecordedMessage } from '../median/call-record.js';
 
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the parts we fill. */
 export interface HarNameValue {

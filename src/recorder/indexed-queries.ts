@@ -1,4 +1,4 @@
-import { withRepeats, type CallRecord } from '../median/index.js';
+import { withRepeats, type CallRecord } from '../median/call-record.js';
 import type { IndexedCall } from './call-index-file.js';
 import { IndexMismatchError, type IndexHit, type IndexedLookup } from './call-index-reader.js';
 import { createCallPicker } from './call-picker.js';

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
 
 /**
  * Records are written when a call finishes, so the store holds them in

@@ -1,5 +1,5 @@
-import type { CallRecord } from '../median/index.js';
-import { escapeJsonControls } from '../shared/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import { escapeJsonControls } from '../shared/output-sanitiser.js';
 
 /** How a string appears inside a JSON line, for a cheap test before parsing. */
 export function jsonNeedle(text: string): Buffer {

@@ -1,5 +1,7 @@
-import { withRepeats, type CallRecord, type RepeatLine } from '../median/index.js';
-import { MedianDevError, errorCode, silentLogger, systemClock, type Clock, type Logger } from '../shared/index.js';
+import { withRepeats, type CallRecord, type RepeatLine } from '../median/call-record.js';
+import { MedianDevError, errorCode } from '../shared/errors.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { resolveRetention } from './retention.js';
 import { createSecretMasker, type SecretMasker } from '../shared/secret-masker.js';
 import { escapeJsonControls } from '../shared/output-sanitiser.js';

@@ -1,6 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CallRecord, Risk, ToolCall } from '../median/index.js';
-import { recordedToolCall, RISKS, throwIfUnsignedOriginal } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import type { Risk, ToolCall } from '../median/protocol.js';
+import { recordedToolCall } from '../median/recorded-tool-call.js';
+import { RISKS } from '../median/protocol.js';
+import { throwIfUnsignedOriginal } from '../median/unsigned-original.js';
 import { UserError } from '../shared/errors.js';
 import { isJsonTooDeep, MAX_JSON_DEPTH, parseBoundedJson } from '../shared/safe-json.js';
 

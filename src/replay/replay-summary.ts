@@ -1,5 +1,5 @@
-import type { CallRecord } from '../median/index.js';
-import { SIGNATURE_HEADER, signatureAge } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import { SIGNATURE_HEADER, signatureAge } from '../median/signature.js';
 import { parseBoundedJson, stringifySafely } from '../shared/safe-json.js';
 
 /** How a replay differed from the call it repeats, and what came of it (`show <toolCallId>`). */

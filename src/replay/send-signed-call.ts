@@ -1,4 +1,5 @@
-import { REPLAY_OF_HEADER, signBody, SIGNATURE_HEADER } from '../median/index.js';
+import { REPLAY_OF_HEADER } from '../median/call-record.js';
+import { signBody, SIGNATURE_HEADER } from '../median/signature.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 

@@ -1,4 +1,5 @@
-import { diffLines, type DiffLine, type Verdict } from '../median/index.js';
+import { diffLines, type DiffLine } from '../median/response-diff.js';
+import type { Verdict } from '../median/verdict-types.js';
 import { findNoise, withIgnored } from './ignore-paths.js';
 import type { SavedCall } from './saved-call.js';
 import { canonicalJson, jsonText, stableJson } from './stable-json.js';

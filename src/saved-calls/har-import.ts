@@ -1,4 +1,6 @@
-import { judgeAnswer, parseToolCall, type CallRecord } from '../median/index.js';
+import { judgeAnswer } from '../median/verdict.js';
+import { parseToolCall } from '../median/route-parser.js';
+import type { CallRecord } from '../median/call-record.js';
 import { UserError } from '../shared/errors.js';
 
 type Loose = Record<string, unknown>;

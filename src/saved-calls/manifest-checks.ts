@@ -1,4 +1,5 @@
-import { checkInputAgainstSchema, RISKS, type ManifestTool } from '../median/index.js';
+import { checkInputAgainstSchema } from '../median/input-schema.js';
+import { RISKS, type ManifestTool } from '../median/protocol.js';
 import type { CheckProblem } from './compare-answer.js';
 import type { SavedCall } from './saved-call.js';
 

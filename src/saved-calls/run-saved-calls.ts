@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { judgeAnswer, type ManifestTool, type ToolCall, type VerdictKind } from '../median/index.js';
+import { judgeAnswer } from '../median/verdict.js';
+import type { ManifestTool, ToolCall } from '../median/protocol.js';
+import type { VerdictKind } from '../median/verdict-types.js';
 import { compareAnswer, type CheckProblem, type FreshAnswer } from './compare-answer.js';
 import { findNoise } from './ignore-paths.js';
 import { jsonText } from './stable-json.js';

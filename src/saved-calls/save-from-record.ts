@@ -1,4 +1,6 @@
-import { recordedToolCall, type CallRecord, type Visitor } from '../median/index.js';
+import { recordedToolCall } from '../median/recorded-tool-call.js';
+import type { CallRecord } from '../median/call-record.js';
+import type { Visitor } from '../median/protocol.js';
 import { UserError } from '../shared/errors.js';
 import { MAX_JSON_DEPTH, isJsonTooDeep, parseBoundedJson } from '../shared/safe-json.js';
 import { SAVED_CALL_FORMAT, type SavedCall, type SavedCallExpectation } from './saved-call.js';

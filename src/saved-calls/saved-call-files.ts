@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { CallRecord } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
 import { UserError, errorCode } from '../shared/errors.js';
 import { writeFileAtomic } from '../shared/private-files.js';
 import { createSecretMasker } from '../shared/secret-masker.js';

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
 import type { SavedCall } from './saved-call.js';
 
 /**

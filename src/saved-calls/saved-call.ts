@@ -1,4 +1,5 @@
-import { RISKS, VERDICT_KINDS, type Risk, type ToolCallContext, type VerdictKind } from '../median/index.js';
+import { RISKS, type Risk, type ToolCallContext } from '../median/protocol.js';
+import { VERDICT_KINDS, type VerdictKind } from '../median/verdict-types.js';
 import { UserError } from '../shared/errors.js';
 import { stableJson } from './stable-json.js';
 

@@ -1,5 +1,6 @@
-import { receivedErrorCode } from '../shared/index.js';
-import { commandErrorOf, type ControlCommand, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
+import { receivedErrorCode } from '../shared/error-codes.js';
+import { commandErrorOf } from '../events/command-error.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
 import { startTui, type Tui, type TuiOptions } from './start-tui.js';
 import type { CommandError, TuiEffect } from './tui-actions.js';
 

@@ -1,8 +1,8 @@
-import type { CallRecord } from '../median/index.js';
-import type { ControlCommand } from '../events/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import type { ControlCommand } from '../events/daemon-events.js';
 import { requestReplay } from './key-reducer.js';
 import { withFlash } from './selection.js';
-import { describeDecision } from '../presentation/index.js';
+import { describeDecision } from '../presentation/held-call-text.js';
 import type { CommandError, TuiResult } from './tui-actions.js';
 import type { ReplayCommand, TuiState } from './tui-state.js';
 

@@ -1,4 +1,4 @@
-import type { CallRecord } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
 
 /** Headers worth sending again; the rest (host, length, forwarding…) curl or the proxy sets. */
 const KEPT_HEADERS = new Set(['content-type', 'accept', 'median-signature']);

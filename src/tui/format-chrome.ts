@@ -1,8 +1,9 @@
-import { KEY_MAP, bindingOf, isDevServerLocalOnly, keyHelpRows, keyLabel } from '../events/index.js';
-import { unsignedOriginalReason } from '../median/index.js';
+import { KEY_MAP, bindingOf, keyHelpRows, keyLabel } from '../events/key-map.js';
+import { isDevServerLocalOnly } from '../events/daemon-events.js';
+import { unsignedOriginalReason } from '../median/unsigned-original.js';
 import { plainText, seg, wrapText, wrapWords, type Color, type StyledLine } from './styled-text.js';
 import { flashLines, rowCount, selectedHeld, type TuiState } from './tui-state.js';
-import { heldLabel } from '../presentation/index.js';
+import { heldLabel } from '../presentation/held-call-text.js';
 
 const TUNNEL_COLORS: Record<TuiState['daemon']['tunnel']['state'], Color> = {
   open: 'green',

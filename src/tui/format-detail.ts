@@ -1,17 +1,9 @@
-import { verdictLabel, type CallRecord } from '../median/index.js';
-import {
-  MAX_DETAIL_LINES,
-  callDetailOf,
-  callPartsOf,
-  cutDetail,
-  formatClock,
-  formatDuration,
-  statusColor,
-  verdictColor,
-  type Color,
-  type DetailField,
-  type DetailSection,
-} from '../presentation/index.js';
+import { verdictLabel } from '../median/approved-run.js';
+import type { CallRecord } from '../median/call-record.js';
+import { MAX_DETAIL_LINES, callDetailOf, callPartsOf, cutDetail, type DetailField, type DetailSection } from '../presentation/detail-sections.js';
+import { formatClock, formatDuration } from '../presentation/format-time.js';
+import { statusColor, verdictColor } from '../presentation/call-colors.js';
+import type { Color } from '../presentation/color.js';
 import { plainText, seg, wrapText, type StyledLine } from './styled-text.js';
 import { parseBoundedJson, stringifySafely } from '../shared/safe-json.js';
 import { DEFAULT_PASTABLE, pastableLine, type PastableCommand } from './tui-state.js';

@@ -1,6 +1,9 @@
-import type { CallRecord, SignatureStatus } from '../median/index.js';
-import { verdictLabel } from '../median/index.js';
-import { formatClock, formatDuration, isSlowCall, repeatMark, signatureMark as signatureMarkOf, statusColor, toolText, verdictColor } from '../presentation/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import type { SignatureStatus } from '../median/signature.js';
+import { verdictLabel } from '../median/approved-run.js';
+import { formatClock, formatDuration, isSlowCall } from '../presentation/format-time.js';
+import { repeatMark, toolText } from '../presentation/call-labels.js';
+import { signatureMark as signatureMarkOf, statusColor, verdictColor } from '../presentation/call-colors.js';
 import { fit, fitLine, plainText, seg, type Segment, type StyledLine } from './styled-text.js';
 
 /** Fixed columns: time 8, status 4, verdict 15, ms 7, signature 1, replay 1, and the gaps. */

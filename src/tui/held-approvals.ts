@@ -1,5 +1,6 @@
-import { DECIDERS, keyLabel, type EmulatorApproval } from '../events/index.js';
-import { heldLabel } from '../presentation/index.js';
+import { DECIDERS, type EmulatorApproval } from '../events/daemon-events.js';
+import { keyLabel } from '../events/key-map.js';
+import { heldLabel } from '../presentation/held-call-text.js';
 import { withFlash } from './selection.js';
 import type { TuiResult } from './tui-actions.js';
 import { selectedHeld, type TuiState } from './tui-state.js';

@@ -1,5 +1,6 @@
-import { unsignedOriginalReason, type CallRecord } from '../median/index.js';
-import { actionOfKey, keyLabel } from '../events/index.js';
+import { unsignedOriginalReason } from '../median/unsigned-original.js';
+import type { CallRecord } from '../median/call-record.js';
+import { actionOfKey, keyLabel } from '../events/key-map.js';
 import { formatCurl } from './curl-command.js';
 import { openDevOutput } from './dev-output.js';
 import { overlayView } from './overlay-view.js';

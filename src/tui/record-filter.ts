@@ -1,5 +1,5 @@
-import type { CallRecord } from '../median/index.js';
-import { recordMatches, type RecordFilter } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import { recordMatches, type RecordFilter } from '../median/record-filter.js';
 import { AppendOnlyList, type RecordList } from './record-list.js';
 
 export { parseFilter, recordMatches, type RecordFilter, type FilterTerm, type FilterField } from '../median/index.js';

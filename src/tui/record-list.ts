@@ -1,4 +1,4 @@
-import type { CallRecord } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
 
 /**
  * An immutable list that appends in O(1): each value is a view

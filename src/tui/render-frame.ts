@@ -1,4 +1,4 @@
-import { keyLabel } from '../events/index.js';
+import { keyLabel } from '../events/key-map.js';
 import { footerLines, headerLines } from './format-chrome.js';
 import { overlayView } from './overlay-view.js';
 import { detailLinesOf } from './format-detail.js';

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import type { CallRecord } from '../median/index.js';
+import type { CallRecord } from '../median/call-record.js';
 import { editableInputOf } from './format-detail.js';
 import { renderFrame, type Frame } from './render-frame.js';
 import { seg } from './styled-text.js';

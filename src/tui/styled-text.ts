@@ -1,4 +1,4 @@
-import type { Color } from '../presentation/index.js';
+import type { Color } from '../presentation/color.js';
 
 /**
  * Text with colour, as plain data. The view model builds lines of segments;

@@ -1,5 +1,6 @@
-import type { CallRecord } from '../median/index.js';
-import type { CommandError, ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import type { CommandError } from '../events/command-error.js';
+import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
 import type { Flash, TuiState } from './tui-state.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { CallRecord } from '../median/index.js';
-import type { ControlCommand, DaemonSnapshot, EmulatorApproval, HealUnderWay } from '../events/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import type { ControlCommand, DaemonSnapshot, EmulatorApproval, HealUnderWay } from '../events/daemon-events.js';
 import { matchPosition, type FilteredView } from './record-filter.js';
 import { RecordList } from './record-list.js';
 import { truncate, wrapWords } from './styled-text.js';

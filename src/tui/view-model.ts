@@ -1,6 +1,7 @@
-import type { CallRecord } from '../median/index.js';
-import { keyLabel, type DaemonEvent, type DaemonSnapshot } from '../events/index.js';
-import { OWNER_LABELS } from '../shared/index.js';
+import type { CallRecord } from '../median/call-record.js';
+import { keyLabel } from '../events/key-map.js';
+import type { DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
+import { OWNER_LABELS } from '../shared/endpoint-owner.js';
 import { commandResult, inputEdited } from './command-results.js';
 import { appendDevOutput, openDevOutput } from './dev-output.js';
 import { applyHeld } from './held-approvals.js';

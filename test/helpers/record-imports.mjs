@@ -1,6 +1,18 @@
 // Loaded with `node --import <this file>` by test/e2e/cli/lazy-imports.test.ts: registers a module
 // resolve hook (Node's module.register, the real loader API) that appends every resolved URL to the
-// file named by MEDIAN_DEV_TEST_IMPORTS_FILE, so a test can tell which packages a command loaded.
-import { register } from 'node:module';
+// file named by MEDIAN_DEV_TEST_IMPORTS_FILE, and wraps CommonJS compilation (what `require` and
+// createRequire load, which no ESM hook sees) to append those files too, so a test can tell which
+// packages a command loaded. Only in median-dev's own process: a dev server it starts inherits
+// NODE_OPTIONS and is left alone.
+import Module, { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
 
-register(new URL('./record-imports-hooks.mjs', import.meta.url), { data: { file: process.env.MEDIAN_DEV_TEST_IMPORTS_FILE } });
+const file = process.env.MEDIAN_DEV_TEST_IMPORTS_FILE;
+if (file && /[/\\]cli[/\\]main\.js$/.test(process.argv[1] ?? '')) {
+  register(new URL('./record-imports-hooks.mjs', import.meta.url), { data: { file } });
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    appendFileSync(file, `file://${filename} (required)\n`);
+    return compile.call(this, content, filename);
+  };
+}

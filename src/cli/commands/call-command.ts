@@ -1,7 +1,11 @@
 import { safeJson, safeLine, safeText } from '../../shared/output-sanitiser.js';
-import { judgeAnswer, secretsToMask, RISKS, type Risk, type Verdict } from '../../median/index.js';
-import { withRecordedPath } from '../../daemon/index.js';
-import { prepareTestCall, sendSignedCall } from '../../replay/index.js';
+import { judgeAnswer } from '../../median/verdict.js';
+import { secretsToMask } from '../../median/key.js';
+import { RISKS, type Risk } from '../../median/protocol.js';
+import type { Verdict } from '../../median/verdict-types.js';
+import { withRecordedPath } from '../../daemon/recorded-path.js';
+import { prepareTestCall } from '../../replay/replay-request.js';
+import { sendSignedCall } from '../../replay/send-signed-call.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { createOutputMasker } from '../output-masker.js';

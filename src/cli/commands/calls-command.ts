@@ -1,10 +1,13 @@
-import { createCallStore, type CallStore } from '../../recorder/index.js';
-import { parseFilter, recordMatches, verdictLabel, type CallRecord, type VerdictKind } from '../../median/index.js';
+import { createCallStore, type CallStore } from '../../recorder/call-store.js';
+import { parseFilter, recordMatches } from '../../median/record-filter.js';
+import { verdictLabel } from '../../median/approved-run.js';
+import type { CallRecord } from '../../median/call-record.js';
+import type { VerdictKind } from '../../median/verdict-types.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig, parseCount } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
 import { safeJson, safeStrings } from '../../shared/output-sanitiser.js';
-import { columnTitles, formatRowSegments } from '../../tui/index.js';
+import { columnTitles, formatRowSegments } from '../../tui/format-row.js';
 import { createStyle, formatTable, styleColoured, styleSignature, styleVerdict, type Style } from '../terminal-style.js';
 import { parseTimeFlag } from '../time-flag.js';
 

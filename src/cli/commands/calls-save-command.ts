@@ -1,9 +1,11 @@
 import { access, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { CallRecord } from '../../median/index.js';
-import { secretsToMask } from '../../median/index.js';
-import { createCallStore } from '../../recorder/index.js';
-import { savedCallFromRecord, toolCallsFromHar, type SavedCall } from '../../saved-calls/index.js';
+import type { CallRecord } from '../../median/call-record.js';
+import { secretsToMask } from '../../median/key.js';
+import { createCallStore } from '../../recorder/call-store.js';
+import { savedCallFromRecord } from '../../saved-calls/save-from-record.js';
+import { toolCallsFromHar } from '../../saved-calls/har-import.js';
+import type { SavedCall } from '../../saved-calls/saved-call.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { safeLine } from '../../shared/output-sanitiser.js';
 import { writeJson, writeLine, type CliIo } from '../cli-io.js';

@@ -1,6 +1,9 @@
-import { describeDiagnosticsAnswer, judgeAnswer, MEDIAN_DIAGNOSTICS_LIMITS, secretsToMask, type AnswerFacts } from '../../median/index.js';
-import { withRecordedPath } from '../../daemon/index.js';
-import { sendSignedCall } from '../../replay/index.js';
+import { describeDiagnosticsAnswer } from '../../median/diagnostics-summary.js';
+import { judgeAnswer, MEDIAN_DIAGNOSTICS_LIMITS } from '../../median/verdict.js';
+import { secretsToMask } from '../../median/key.js';
+import type { AnswerFacts } from '../../median/verdict-types.js';
+import { withRecordedPath } from '../../daemon/recorded-path.js';
+import { sendSignedCall } from '../../replay/send-signed-call.js';
 import { isMedianDevError, MedianDevError } from '../../shared/errors.js';
 import { safeText } from '../../shared/output-sanitiser.js';
 import { systemClock } from '../../shared/clock.js';

@@ -1,4 +1,4 @@
-import { readEnvFile } from '../../config/index.js';
+import { readEnvFile } from '../../config/env-file-reader.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { runDoctorChecks } from '../doctor-checks.js';
 import { checkTunnelProvider } from '../doctor-provider-check.js';

@@ -1,5 +1,6 @@
-import type { ApprovalRequest, EmulatedCall } from '../../emulator/index.js';
-import { secretsToMask } from '../../median/index.js';
+import type { ApprovalRequest } from '../../emulator/approval-types.js';
+import type { EmulatedCall } from '../../emulator/tool-caller.js';
+import { secretsToMask } from '../../median/key.js';
 import { MedianDevError } from '../../shared/errors.js';
 import { safeLine, safeText } from '../../shared/output-sanitiser.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';

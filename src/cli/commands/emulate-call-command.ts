@@ -1,7 +1,9 @@
-import type { ApprovalRequest, EmulatedCall } from '../../emulator/index.js';
+import type { ApprovalRequest } from '../../emulator/approval-types.js';
+import type { EmulatedCall } from '../../emulator/tool-caller.js';
 import { approvalLine, emulatorFlags } from './emulate-approve-command.js';
 import { cliCommandLine } from '../command-line.js';
-import { secretsToMask, type VerdictKind } from '../../median/index.js';
+import { secretsToMask } from '../../median/key.js';
+import type { VerdictKind } from '../../median/verdict-types.js';
 import { MedianDevError, UserError, receivedErrorCode } from '../../shared/errors.js';
 import { safeLine, safeText } from '../../shared/output-sanitiser.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';

@@ -1,10 +1,13 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { safeJson } from '../../shared/output-sanitiser.js';
-import { parseTunnelDomain, startEmulator, tunnelDomainResolver, type Emulator, type TunnelDomain } from '../../emulator/index.js';
-import { DEFAULTS, dataDirError, ignoreNewDataDir } from '../../config/index.js';
-import type { Endpoint } from '../../median/index.js';
+import { parseTunnelDomain, tunnelDomainResolver, type TunnelDomain } from '../../emulator/tunnel-domains.js';
+import { startEmulator, type Emulator } from '../../emulator/start-emulator.js';
+import { DEFAULTS } from '../../config/defaults.js';
+import { dataDirError } from '../../config/data-dir-errors.js';
+import { ignoreNewDataDir } from '../../config/ignore-data-dir.js';
+import type { Endpoint } from '../../median/api-client.js';
 import { UserError, codeOf, errorCode, isMedianDevError } from '../../shared/errors.js';
-import { keyFingerprint } from '../../median/index.js';
+import { keyFingerprint } from '../../median/key.js';
 import type { CliIo } from '../cli-io.js';
 import { printEmulateBanner } from '../emulate-banner.js';
 import { readEmulatorEnv, writeEmulatorEnv } from '../emulator-env-file.js';

@@ -1,5 +1,8 @@
-import { clashAdvice, classifyEndpoints, OWNER_LABELS, parseClash, type ClassifiedEndpoint } from '../../endpoints/index.js';
-import { syncFix } from '../../median/index.js';
+import { clashAdvice } from '../../endpoints/clash-advice.js';
+import { classifyEndpoints, type ClassifiedEndpoint } from '../../endpoints/classify-endpoints.js';
+import { OWNER_LABELS } from '../../shared/endpoint-owner.js';
+import { parseClash } from '../../endpoints/clash-message.js';
+import { syncFix } from '../../median/sync-fixes.js';
 import { UserError } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';

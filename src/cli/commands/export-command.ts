@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { CallRecord } from '../../median/index.js';
-import { createCallStore, toHar } from '../../recorder/index.js';
-import { savedCallAsRecord } from '../../saved-calls/index.js';
+import type { CallRecord } from '../../median/call-record.js';
+import { createCallStore } from '../../recorder/call-store.js';
+import { toHar } from '../../recorder/har.js';
+import { savedCallAsRecord } from '../../saved-calls/saved-call-record.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../shared/private-files.js';
 import { safeJson } from '../../shared/output-sanitiser.js';

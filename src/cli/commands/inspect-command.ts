@@ -1,5 +1,6 @@
-import { connectToDaemon } from '../../control/index.js';
-import { openInBrowser, writeForwardingPage } from '../../platform/index.js';
+import { connectToDaemon } from '../../control/control-client.js';
+import { openInBrowser } from '../../platform/open-browser.js';
+import { writeForwardingPage } from '../../platform/forwarding-page.js';
 import { writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 

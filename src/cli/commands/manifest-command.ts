@@ -1,6 +1,9 @@
-import { checkOrganisation, type OrganisationProblem } from '../../endpoints/index.js';
-import { checkManifest, createMedianApiClient, syncFix, type ManifestTool } from '../../median/index.js';
-import type { Config } from '../../config/index.js';
+import { checkOrganisation, type OrganisationProblem } from '../../endpoints/organisation-rules.js';
+import { checkManifest } from '../../median/manifest-rules.js';
+import { createMedianApiClient } from '../../median/api-client.js';
+import { syncFix } from '../../median/sync-fixes.js';
+import type { ManifestTool } from '../../median/protocol.js';
+import type { Config } from '../../config/resolve-config.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 import { fetchManifest } from '../fetch-manifest.js';

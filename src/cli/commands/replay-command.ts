@@ -1,9 +1,12 @@
-import type { CallRecord } from '../../median/index.js';
-import { judgeAnswer, replayMarker, secretsToMask } from '../../median/index.js';
+import type { CallRecord } from '../../median/call-record.js';
+import { judgeAnswer } from '../../median/verdict.js';
+import { replayMarker } from '../../median/replay-marker.js';
+import { secretsToMask } from '../../median/key.js';
 import { safeLine } from '../../shared/output-sanitiser.js';
-import { createCallStore } from '../../recorder/index.js';
-import { withRecordedPath } from '../../daemon/index.js';
-import { declaredRiskOf, prepareReplay, sendSignedCall } from '../../replay/index.js';
+import { createCallStore } from '../../recorder/call-store.js';
+import { withRecordedPath } from '../../daemon/recorded-path.js';
+import { declaredRiskOf, prepareReplay } from '../../replay/replay-request.js';
+import { sendSignedCall } from '../../replay/send-signed-call.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { createTerminalPrompt } from '../terminal-prompt.js';
 import { pastableCommand } from '../command-line.js';

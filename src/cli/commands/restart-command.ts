@@ -1,4 +1,4 @@
-import { connectToDaemon } from '../../control/index.js';
+import { connectToDaemon } from '../../control/control-client.js';
 import { writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
 

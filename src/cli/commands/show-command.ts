@@ -1,7 +1,8 @@
-import type { CallRecord } from '../../median/index.js';
-import { createCallStore, toCurl, type CallStore } from '../../recorder/index.js';
-import { resolveToolSecret } from '../../median/index.js';
-import { missingKeyHint } from '../../config/index.js';
+import type { CallRecord } from '../../median/call-record.js';
+import { createCallStore, type CallStore } from '../../recorder/call-store.js';
+import { toCurl } from '../../recorder/curl.js';
+import { resolveToolSecret } from '../../median/key.js';
+import { missingKeyHint } from '../../config/env-cascade.js';
 import { UserError } from '../../shared/errors.js';
 import { safeLine } from '../../shared/output-sanitiser.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
@@ -10,7 +11,8 @@ import { loadConfig } from '../load-config.js';
 import { saySkippedLines } from '../say-skipped.js';
 import { formatRecord } from '../format-record.js';
 import { createStyle, formatTable, styleVerdict, type Style } from '../terminal-style.js';
-import { describeReplayHow, diffResponses, summarizeReplay, type ReplaySummary } from '../../replay/index.js';
+import { describeReplayHow, summarizeReplay, type ReplaySummary } from '../../replay/replay-summary.js';
+import { diffResponses } from '../../median/response-diff.js';
 
 export async function runShow(id: string, options: Record<string, unknown>, io: CliIo): Promise<void> {
   const config = await loadConfig(options, io);

@@ -1,7 +1,8 @@
-import { resolveStartConfig, type StartConfig, type StartFlags } from '../../config/index.js';
-import { keyFingerprint, secretsToMask } from '../../median/index.js';
+import { resolveStartConfig, type StartConfig, type StartFlags } from '../../config/resolve-config.js';
+import { keyFingerprint, secretsToMask } from '../../median/key.js';
 import { errorCode } from '../../shared/errors.js';
-import { configKeySource, startDaemon } from '../../daemon/index.js';
+import { configKeySource } from '../../daemon/key-source.js';
+import { startDaemon } from '../../daemon/start-daemon.js';
 import { useColor, writeLine, type CliIo } from '../cli-io.js';
 import { createCliLogger } from '../cli-logger.js';
 import { eventToJsonLine, eventToLogLine } from '../format-event.js';

@@ -1,8 +1,8 @@
-import { connectToDaemon } from '../../control/index.js';
+import { connectToDaemon } from '../../control/control-client.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { useColor, writeJson, writeLine, type CliIo } from '../cli-io.js';
 import { loadConfig } from '../load-config.js';
-import { syncFix } from '../../median/index.js';
+import { syncFix } from '../../median/sync-fixes.js';
 import { callMedian, requireApiClient } from '../median-api.js';
 import { QuietFailure } from '../quiet-failure.js';
 import { createStyle } from '../terminal-style.js';

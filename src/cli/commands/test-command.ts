@@ -1,8 +1,14 @@
 import { isAbsolute, resolve } from 'node:path';
-import { parseFilter, recordMatches, resolveToolSecret, secretsToMask, type ManifestTool } from '../../median/index.js';
-import { foreignOwnerOf, isRouteAnswering } from '../../endpoints/index.js';
-import { sendSignedCall } from '../../replay/index.js';
-import { junitReport, runSavedCalls, savedCallAsRecord, type LoadedSavedCall, type SentAnswer } from '../../saved-calls/index.js';
+import { parseFilter, recordMatches } from '../../median/record-filter.js';
+import { resolveToolSecret, secretsToMask } from '../../median/key.js';
+import type { ManifestTool } from '../../median/protocol.js';
+import { foreignOwnerOf } from '../../endpoints/endpoint-owner.js';
+import { isRouteAnswering } from '../../endpoints/route-readiness.js';
+import { sendSignedCall } from '../../replay/send-signed-call.js';
+import { junitReport } from '../../saved-calls/junit-report.js';
+import { runSavedCalls, type SentAnswer } from '../../saved-calls/run-saved-calls.js';
+import { savedCallAsRecord } from '../../saved-calls/saved-call-record.js';
+import type { LoadedSavedCall } from '../../saved-calls/saved-call.js';
 import { UserError, errorCode } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../shared/private-files.js';
 import { safeLine } from '../../shared/output-sanitiser.js';

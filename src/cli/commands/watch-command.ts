@@ -1,4 +1,4 @@
-import { connectToDaemon } from '../../control/index.js';
+import { connectToDaemon } from '../../control/control-client.js';
 import { UserError } from '../../shared/errors.js';
 import type { CliIo } from '../cli-io.js';
 import { attachTui } from '../attach-tui.js';
