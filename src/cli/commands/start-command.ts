@@ -2,7 +2,7 @@ import { resolveStartConfig, type StartConfig, type StartFlags } from '../../con
 import { keyFingerprint, secretsToMask } from '../../median/key.js';
 import { errorCode } from '../../shared/errors.js';
 import { configKeySource } from '../../daemon/key-source.js';
-import { startDaemon } from '../../daemon/start-daemon.js';
+import type { DaemonOptions } from '../../daemon/daemon-options.js';
 import { useColor, writeLine, type CliIo } from '../cli-io.js';
 import { createCliLogger } from '../cli-logger.js';
 import { eventToJsonLine, eventToLogLine } from '../format-event.js';
@@ -37,6 +37,9 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
 
 export async function runStart(command: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {
   const flags = toStartFlags(options);
+  // The daemon's modules (most of what start loads) load while the config is resolved; the key's line comes before them.
+  const loadingDaemon = import('../../daemon/start-daemon.js');
+  loadingDaemon.catch(() => undefined); // awaited below; a config error must not leave it unhandled
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
   io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret, ngrokAuthtoken: config.ngrokAuthtoken }));
   // A malformed key would fail every connect and signature check: say so now, with the docs' message.
@@ -45,6 +48,7 @@ export async function runStart(command: string[], options: Record<string, unknow
   sayWhereTheKeyCameFrom(config, io);
   // The route asks the Median API named by its own MEDIAN_API_URL: --median-api has to reach it too.
   const baseEnv = flags.medianApi === undefined ? io.env : { ...io.env, MEDIAN_API_URL: config.medianApi };
+  const { startDaemon } = await loadingDaemon;
   const startWith = (startConfig: Readonly<StartConfig>) =>
     startDaemon({ config: startConfig, childCommand: command, baseEnv, version: VERSION, logger, pid: io.pid, ...testKnobs(io.env) });
   const daemon = await startWith(config).catch((error: unknown) => {
@@ -93,7 +97,7 @@ function knobMs(value: string | undefined): number | undefined {
  * reopen backoff (for tests whose point is what happens once the server is
  * back, not how long the tries wait).
  */
-function testKnobs(env: CliIo['env']): Pick<Parameters<typeof startDaemon>[0], 'timing' | 'tunnel'> {
+function testKnobs(env: CliIo['env']): Pick<DaemonOptions, 'timing' | 'tunnel'> {
   const callTimeoutMs = knobMs(env.MEDIAN_DEV_CALL_TIMEOUT_MS);
   const routeReadyTimeoutMs = knobMs(env.MEDIAN_DEV_ROUTE_READY_TIMEOUT_MS);
   const openTimeoutMs = knobMs(env.MEDIAN_DEV_TUNNEL_OPEN_TIMEOUT_MS);
