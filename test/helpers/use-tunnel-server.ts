@@ -5,7 +5,26 @@ import { useTeardown } from './use-teardown.js';
 
 /** The loopback localtunnel-compatible server on 127.0.0.1 port 0, closed when the test ends. */
 export async function useTunnelServer(options: TunnelServerOptions = {}): Promise<TunnelServer> {
-  return useTeardown(await startTunnelServer(options), (server) => server.close());
+  return useTeardown(await startOnPort(options), (server) => server.close());
+}
+
+/**
+ * A restart on the port a closed server had. That port is free for anyone
+ * the moment it closes: with several test files running at once, another
+ * process's outbound connection can draw it as its source port for a
+ * moment (EADDRINUSE, seen in a full run), so the listen is tried again
+ * for up to a second, as a restarted server's supervisor would.
+ */
+async function startOnPort(options: TunnelServerOptions): Promise<TunnelServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTunnelServer(options);
+    } catch (error) {
+      const isTaken = (error as { cause?: { code?: string } }).cause?.code === 'EADDRINUSE';
+      if (!isTaken || !options.port || attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
 }
 
 export interface TunnelAnswer {

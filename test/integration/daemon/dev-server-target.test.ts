@@ -108,6 +108,9 @@ describe('the target found from the dev server', () => {
   it('proxies to the URL it announces, says so once, and remembers it', async () => {
     const world = await useDevServerTarget({ env: { ANNOUNCE: '1' } });
     await world.child.restart();
+    // Its line first, as a dev server's comes within moments of listening: driven ahead of the line
+    // (a loaded machine), the clock would give the port lookup's two looks the time first.
+    await vi.waitFor(() => expect(world.output().some((line) => line.includes('Local:'))).toBe(true), WAIT);
 
     await world.onClock(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'listening', how: 'announced' }));
     const found = world.targetEvents().filter((e) => e.message && e.how === 'announced');
