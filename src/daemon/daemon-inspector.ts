@@ -1,4 +1,4 @@
-import { startInspectorServer, type InspectorServer } from '../inspector-server/index.js';
+import type { InspectorServer } from '../inspector-server/index.js';
 import { toCurl, toHar, type CallStore } from '../recorder/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
@@ -41,6 +41,8 @@ export function inspectorLinkOf(server: InspectorServer | undefined): { url: str
 export async function startDaemonInspector(options: DaemonInspectorOptions): Promise<InspectorServer | undefined> {
   const { config } = options;
   if (config.inspectorPort === null) return undefined;
+  // Loaded only when served: --no-inspector starts without the inspector server's modules.
+  const { startInspectorServer } = await import('../inspector-server/index.js');
   const routeUrl = (): string => `${options.target?.() ?? config.target}${config.route}`;
   return startInspectorServer({
     port: config.inspectorPort ?? DEFAULTS.inspectorPort,
