@@ -1,5 +1,4 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { refusedPort } from './refused-port.js';
 import { createMedianApiClient, type MedianApiClient } from '../../src/median/index.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/emulator/index.js';
 import { readBody, useHttpServer } from './use-http-server.js';
@@ -16,15 +15,6 @@ export interface TestEmulator {
 /** Short limits so no test waits for the cloud's 10 s. */
 export const TEST_EMULATOR_LIMITS = Object.freeze({ syncTimeoutMs: 1_000, callTimeoutMs: 1_000, diagnosticsTimeoutMs: 1_000, reviewerDelayMs: 20 });
 
-/** A loopback port nothing listens on: connecting to it is refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 const LOOPBACK_NAMES = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 
 /**
@@ -36,7 +26,7 @@ const LOOPBACK_NAMES = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
  * after every other resolver, so resolvers added after start are reached.
  */
 export async function useEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const offline = { host: '127.0.0.1', port: await closedPort() };
+  const offline = { host: '127.0.0.1', port: await refusedPort() };
   const fallbackResolve = options.fallbackResolve ?? ((hostname: string) => (LOOPBACK_NAMES.test(hostname) ? undefined : offline));
   const emulator = useTeardown(
     await startEmulator({ ...options, fallbackResolve, limits: { ...TEST_EMULATOR_LIMITS, ...options.limits } }),

@@ -1,6 +1,7 @@
+import { refusedOrigin } from '../../helpers/refused-port.js';
 import { describe, expect, it } from 'vitest';
 import { spawnCli } from '../../helpers/cli-harness.js';
-import { freePort, isEvent, useE2eWorld, waitForEventAfter, type E2eWorld } from '../../helpers/e2e-world.js';
+import { isEvent, useE2eWorld, waitForEventAfter, type E2eWorld } from '../../helpers/e2e-world.js';
 
 interface Check {
   check: string;
@@ -50,7 +51,7 @@ describe('doctor sees the live tunnel', () => {
 
   it('the tunnel never opened: a tunnel line that fails, exit 1', async () => {
     const world = await useE2eWorld();
-    const cli = world.start({ args: ['--tunnel-host', `http://127.0.0.1:${await freePort()}`] });
+    const cli = world.start({ args: ['--tunnel-host', await refusedOrigin()] });
     await cli.waitForEvent((e) => isEvent(e, 'tunnel', { state: 'down' }));
     const { code, tunnel } = await doctor(world);
     expect(code).toBe(1);

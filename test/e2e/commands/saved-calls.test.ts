@@ -1,3 +1,4 @@
+import { refusedOrigin } from '../../helpers/refused-port.js';
 import { spawn } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -135,7 +136,7 @@ describe('saved calls as regression tests (calls save, test)', () => {
     const production = await run(['test', '--target', 'https://acme.example'], project);
     expect(production.code).toBe(1);
     expect(production.stderr).toContain('[production_target]');
-    const none = await run(['test', '--target', `http://127.0.0.1:${await freePort()}`], project);
+    const none = await run(['test', '--target', await refusedOrigin()], project);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('[no_saved_calls]');
   });

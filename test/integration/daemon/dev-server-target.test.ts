@@ -11,6 +11,7 @@ import { silentLogger } from '../../../src/shared/index.js';
 import { waitForOnClock } from '../../helpers/drive-clock.js';
 import { createManualClock } from '../../helpers/manual-clock.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
+import { refusedOrigin, refusedPort } from '../../helpers/refused-port.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 import { ROUTE, send, toolCallBody } from '../proxy/proxy-harness.js';
 
@@ -168,8 +169,7 @@ describe('the target found from the dev server', () => {
   });
 
   it('says target_unreachable within 3 s when the address it announced does not listen', async () => {
-    const gone = await useHttpServer(() => undefined);
-    await gone.close();
+    const gone = { port: await refusedPort(), url: await refusedOrigin() };
     const world = await useDevServerTarget({ env: { ANNOUNCE_ONLY: String(gone.port), DELAY_MS: '60000' } });
     await world.child.restart();
     await vi.waitFor(() => expect(world.targetEvents().some((e) => e.how === 'announced' && e.url === gone.url)).toBe(true), WAIT);
@@ -184,8 +184,7 @@ describe('the target found from the dev server', () => {
   });
 
   it('with --target: target_unreachable within 3 s of the dev server announcing that address, not 10 s', async () => {
-    const gone = await useHttpServer(() => undefined);
-    await gone.close();
+    const gone = { port: await refusedPort(), url: await refusedOrigin() };
     const world = await useDevServerTarget({ env: { ANNOUNCE_ONLY: String(gone.port), DELAY_MS: '60000' }, target: gone.url, targetFrom: 'flag' });
     await world.child.restart();
     await vi.waitFor(() => expect(world.targetEvents().at(-1)).toMatchObject({ state: 'starting', how: 'flag', url: gone.url }), WAIT);

@@ -1,3 +1,4 @@
+import { refusedOrigin } from '../../helpers/refused-port.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { CONNECT_MESSAGES, signBody } from '../../../src/median/index.js';
@@ -131,9 +132,7 @@ describe('example route: connect (GET with Authorization: Bearer)', () => {
   });
 
   it('answers 502 median_unreachable when nothing listens at MEDIAN_API_URL', async () => {
-    const gone = await useHttpServer(() => {});
-    await gone.close();
-    const route = await useToolRoute({ toolsUrl: TOOLS_URL, apiUrl: gone.url });
+    const route = await useToolRoute({ toolsUrl: TOOLS_URL, apiUrl: await refusedOrigin() });
     const answer = await bearerGet(route.url, KEY);
     expect(answer.status).toBe(502);
     expect(answer.body).toEqual({ error: { code: 'median_unreachable', message: CONNECT_MESSAGES.unreachable } });

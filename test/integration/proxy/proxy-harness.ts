@@ -3,6 +3,7 @@
  * its records (stopped when the test ends) and a plain node:http client that
  * sends exactly the headers it is given (fetch forbids hop-by-hop ones).
  */
+import { refusedOrigin } from '../../helpers/refused-port.js';
 import { request, type Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { vi } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
@@ -13,7 +14,6 @@ import {
   type RequestStartedInfo,
 } from '../../../src/proxy/index.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
-import { useHttpServer } from '../../helpers/use-http-server.js';
 
 export const TEST_SECRET = new Uint8Array(32).fill(7);
 export const ROUTE = '/api/median';
@@ -98,7 +98,5 @@ export function toolCallBody(tool: string, input: Record<string, unknown>, toolC
 
 /** A port nothing listens on (a server that was there and is gone). */
 export async function closedPortTarget(): Promise<string> {
-  const gone = await useHttpServer(() => undefined);
-  await gone.close();
-  return gone.url;
+  return refusedOrigin();
 }
