@@ -1,3 +1,4 @@
+import { refusedOrigin } from '../../helpers/refused-port.js';
 import { describe, expect, it } from 'vitest';
 import { createMedianApiClient } from '../../../src/median/index.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
@@ -84,9 +85,7 @@ describe('emulator: Change endpoint, switches, remove', () => {
 
 describe('Median API client: transport errors', () => {
   it('median_unreachable when nothing listens at MEDIAN_API_URL', async () => {
-    const server = await useHttpServer((_req, res) => res.end());
-    await server.close();
-    const client = createMedianApiClient({ baseUrl: server.url, key: 'median_key_' + 'a'.repeat(32), timeoutMs: 2_000 });
+    const client = createMedianApiClient({ baseUrl: await refusedOrigin(), key: 'median_key_' + 'a'.repeat(32), timeoutMs: 2_000 });
     await expect(client.listEndpoints()).rejects.toMatchObject({ code: 'median_unreachable' });
   });
 
