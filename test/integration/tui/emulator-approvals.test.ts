@@ -7,6 +7,7 @@ import { DECIDERS, type DaemonEvent, type EmulatorDecisionAnswer } from '../../.
 import { describeDecision } from '../../../src/presentation/index.js';
 import { attachTuiToControl } from '../../../src/tui/index.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
+import { advanceShortWaitsUntil } from '../../helpers/advance-short-waits.js';
 import { createManualClock, type ManualClock } from '../../helpers/manual-clock.js';
 import { useEmulator } from '../../helpers/use-emulator.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
@@ -42,7 +43,15 @@ async function useWorld(options: { clock?: ManualClock; hasInspector?: boolean }
   );
   const events: DaemonEvent[] = [];
   daemon.events.on((event) => void events.push(event));
-  await vi.waitFor(() => expect(events.some((e) => e.event === 'endpoint' && e.action === 'synced'), JSON.stringify(events)).toBe(true), { timeout: 20_000, interval: 50 });
+  const isSynced = () => events.some((e) => e.event === 'endpoint' && e.action === 'synced');
+  if (options.clock) {
+    // The daemon's wait for Median's sync polls on the test's clock: it is moved on to each poll (never as far as
+    // the approvals watch's first ask, POLL_MS) while the emulator is not syncing, until the endpoint is synced.
+    const isSyncing = () => emulator.endpoints().some((e) => e.status === 'pending');
+    const synced = vi.waitFor(() => expect(isSynced(), JSON.stringify(events)).toBe(true), { timeout: 20_000, interval: 5 });
+    await advanceShortWaitsUntil(options.clock, synced, POLL_MS - 500, () => !isSyncing());
+  }
+  await vi.waitFor(() => expect(isSynced(), JSON.stringify(events)).toBe(true), { timeout: 20_000, interval: 50 });
   return { emulator, daemon, events, dataDir };
 }
 
