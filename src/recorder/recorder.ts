@@ -8,6 +8,8 @@ import { escapeJsonControls } from '../shared/output-sanitiser.js';
 import { callsDirOf } from './segment-files.js';
 import { SegmentLog } from './segment-log.js';
 import { indexKeyOf, type IndexKey } from './call-index-file.js';
+import type { Durability } from './open-segment.js';
+import { BackgroundSync } from './background-sync.js';
 
 export interface RecorderOptions {
   dataDir: string;
@@ -24,24 +26,33 @@ export interface RecorderOptions {
   /** …or this many bytes (default 50 MB). */
   segmentMaxBytes?: number;
   /**
+   * What an append's resolving (the end of the call's answer) promises: `os`
+   * (default) written to the OS, on the disk within `DISK_SYNC_BOUND_MS`;
+   * `disk` on the disk (O_DSYNC writes, the group commit below).
+   */
+  durability?: Durability;
+  /**
    * Group commit: while appends come concurrently (the last write took more
-   * than one), durable writes start at most this often, so each carries more
-   * records; default 10 ms, 0 writes whenever a write is free. An append that
-   * comes alone (after the last one resolved) is written at once, and so are
-   * 128 waiting records.
+   * than one), writes start at most this often, so each carries more
+   * records; 0 writes whenever a write is free (records that queue during a
+   * write share the next). Default 10 ms with `disk` durability (each write
+   * costs a disk sync), 0 with `os`. An append that comes alone (after the
+   * last one resolved) is written at once, and so are 128 waiting records.
    */
   groupCommitMs?: number;
   /**
-   * The group commit's wait and the open segment's check for a replaced file
-   * (at most once a second) run on it; real time when left out. Tests of the
-   * store drive it; the daemon leaves it out, so a daemon test on a manual
-   * clock never holds its calls' writes until it moves time.
+   * The group commit's wait, the background disk sync's timer and the open
+   * segment's check for a replaced file (at most once a second) run on it;
+   * real time when left out. Tests of the store drive it; the daemon leaves
+   * it out, so a daemon test on a manual clock never holds its calls' writes
+   * until it moves time.
    */
   clock?: Clock;
   logger?: Logger;
 }
 
-const DEFAULT_GROUP_COMMIT_MS = 10;
+/** The group commit window with `disk` durability, where each write waits for the disk. */
+const DISK_GROUP_COMMIT_MS = 10;
 /** This many waiting records are written without waiting out the group commit time. */
 const GROUP_COMMIT_RECORDS = 128;
 
@@ -51,13 +62,18 @@ export interface RecorderStats {
   bytes: number;
   /** True while the last write failed (disk full, folder gone, …). */
   failing: boolean;
+  /** Bytes written to the OS, not yet synced to the disk (0 with `disk`); when a sync last completed (clock ms). */
+  unsyncedBytes: number;
+  lastSyncAt: number | undefined;
 }
 
 export interface Recorder {
   /**
    * Masks the record, appends it and resolves with the masked record once it
-   * is on disk (written and fdatasync'ed). Concurrent appends share one write
-   * and one sync. Rejects with `record_write_failed` when the disk refuses.
+   * is written: to the OS (`os` durability, synced to the disk in the
+   * background) or on the disk (`disk`: written and fdatasync'ed).
+   * Concurrent appends share one write. Rejects with `record_write_failed`
+   * when the disk refuses.
    */
   append(record: CallRecord): Promise<CallRecord>;
   /**
@@ -70,7 +86,7 @@ export interface Recorder {
   stats(): RecorderStats;
   /** Masks one more secret from the next append on (a MEDIAN_KEY that changed); earlier ones stay masked. */
   addSecret(secret: string): void;
-  /** Waits for pending appends, then closes the file. Idempotent. */
+  /** Waits for pending appends, syncs the live segment to the disk, then closes it; no timer is left. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -114,7 +130,9 @@ class CallWriter {
   private failing = false;
   private closing: Promise<void> | undefined;
   private readonly groupCommitMs: number;
+  private readonly durability: Durability;
   private readonly clock: Clock;
+  private readonly backgroundSync: BackgroundSync;
   /** When the last durable write started, and how many records it took. */
   private lastWriteAt = 0;
   private lastWriteRecords = 0;
@@ -125,11 +143,13 @@ class CallWriter {
     this.callsDir = callsDirOf(options.dataDir);
     this.logger = options.logger ?? silentLogger;
     this.clock = options.clock ?? systemClock;
-    this.log = new SegmentLog(this.callsDir, resolveRetention(options), this.logger, () => this.clock.now());
+    this.durability = options.durability ?? 'os';
+    const log = (this.log = new SegmentLog(this.callsDir, resolveRetention(options), this.logger, () => this.clock.now(), this.durability));
+    this.backgroundSync = new BackgroundSync({ clock: this.clock, logger: this.logger, dir: this.callsDir, sync: () => log.syncLive(), hasUnsynced: () => log.totals().unsyncedBytes > 0 });
     this.secrets = [...(options.secrets ?? [])];
     this.redactVisitor = options.redactVisitor ?? false;
     this.masker = createSecretMasker(this.secrets, { redactVisitor: this.redactVisitor });
-    const groupCommitMs = options.groupCommitMs ?? DEFAULT_GROUP_COMMIT_MS;
+    const groupCommitMs = options.groupCommitMs ?? (this.durability === 'disk' ? DISK_GROUP_COMMIT_MS : 0);
     this.groupCommitMs = Number.isFinite(groupCommitMs) && groupCommitMs > 0 ? Math.min(groupCommitMs, 1_000) : 0;
   }
 
@@ -203,7 +223,8 @@ class CallWriter {
   close(): Promise<void> {
     this.closing ??= (async () => {
       while (this.draining) await this.draining;
-      await this.log.close();
+      this.backgroundSync.stop();
+      await this.log.close(); // syncs the live segment (after a background sync that runs)
     })();
     return this.closing;
   }
@@ -249,6 +270,7 @@ class CallWriter {
       }
       if (this.failing) this.logger.info('Recording calls works again.', { dir: this.callsDir });
       this.failing = false;
+      if (this.durability === 'os') this.backgroundSync.written();
       for (const pending of batch) pending.resolve(pending.record);
     }
   }

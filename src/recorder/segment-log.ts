@@ -1,12 +1,14 @@
 import { fstatSync } from 'node:fs';
-import { stat, unlink, type FileHandle } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
-import { segmentsToDrop, type RetentionLimits } from './retention.js';
-import { createSegment, openSegment, writesAreDurable } from './open-segment.js';
+import type { RetentionLimits } from './retention.js';
+import { dropOldSegments } from './drop-old-segments.js';
+import { createSegment, openSegment, writesAreDurable, type Durability } from './open-segment.js';
 import { listSegmentFiles, scanSegment, segmentFileName } from './segment-files.js';
-import { IndexRebuilds, LiveIndex, removeIndex, type IndexKey, type IndexedSegment } from './call-index-writer.js';
+import { IndexRebuilds, LiveIndex, type IndexKey, type IndexedSegment } from './call-index-writer.js';
 import { syncFolder } from './sync-folder.js';
+import { SegmentSync } from './segment-sync.js';
 import { writeAll } from './write-all.js';
 
 /** The open segment is compared with the file at its path at most this often (a cheap link count check runs every batch). */
@@ -42,14 +44,18 @@ export class SegmentLog {
   /** The open segment's call index (none when it cannot be written; made whole when opened), and closed ones' rebuilt after `prepare`. */
   private index: LiveIndex | undefined;
   private readonly rebuilds: IndexRebuilds;
+  /** What of the live segment is written but not yet on disk (`os` durability only). */
+  private readonly sync: SegmentSync;
 
   constructor(
     private readonly callsDir: string,
     private readonly limits: RetentionLimits,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    private readonly durability: Durability = 'os',
   ) {
     this.rebuilds = new IndexRebuilds(logger);
+    this.sync = new SegmentSync(now);
   }
 
   /** Creates the folder (0700) and takes stock of the segments already there. */
@@ -80,14 +86,20 @@ export class SegmentLog {
     return this.prepared;
   }
 
-  totals(): { records: number; bytes: number } {
+  /** Puts on disk what was written to the live segment since its last sync (fdatasync, on the thread pool); nothing when nothing was. */
+  syncLive(): Promise<void> {
+    return this.sync.sync(() => this.handle);
+  }
+
+  /** Records and bytes kept; bytes written to the live segment since its last disk sync, and when one last completed. */
+  totals(): { records: number; bytes: number; unsyncedBytes: number; lastSyncAt: number | undefined } {
     let records = 0;
     let bytes = 0;
     for (const segment of this.segments) {
       records += segment.records;
       bytes += segment.bytes;
     }
-    return { records, bytes };
+    return { records, bytes, unsyncedBytes: this.sync.unsyncedBytes, lastSyncAt: this.sync.lastSyncAt };
   }
 
   /**
@@ -108,8 +120,9 @@ export class SegmentLog {
   }
 
   /**
-   * Appends whole lines to the live segment, durably (an O_DSYNC writev, or
-   * write + fdatasync where O_DSYNC is missing), then applies retention.
+   * Appends whole lines to the live segment, then applies retention. `disk`:
+   * on disk when it resolves (an O_DSYNC writev, or write + fdatasync where
+   * O_DSYNC is missing); `os`: written to the OS, counted for `syncLive`.
    */
   async append(lines: readonly Buffer[], keys: readonly IndexKey[] = []): Promise<void> {
     if (await this.isHandleGone()) {
@@ -125,7 +138,8 @@ export class SegmentLog {
     try {
       const handle = await this.openLive(live);
       await writeAll(handle, lines, bytes);
-      if (!writesAreDurable) await handle.datasync();
+      if (this.durability === 'os') this.sync.wrote(bytes);
+      else if (!writesAreDurable(this.durability)) await handle.datasync();
     } catch (error) {
       await this.afterFailedWrite(live);
       throw error;
@@ -227,7 +241,7 @@ export class SegmentLog {
     let handle: FileHandle;
     if (live.onDisk) {
       try {
-        handle = await openSegment(live.path);
+        handle = await openSegment(live.path, this.durability);
       } catch (error) {
         // A link put where the segment was: refused (said so), and recording goes on in a new segment.
         if (!['ELOOP', 'EMLINK'].includes(errorCode(error) ?? '')) throw error;
@@ -240,7 +254,7 @@ export class SegmentLog {
       // A new segment must really be new: O_EXCL fails on a name someone else took.
       for (;;) {
         try {
-          handle = await createSegment(live.path);
+          handle = await createSegment(live.path, this.durability);
           break;
         } catch (error) {
           if (errorCode(error) !== 'EEXIST') throw error;
@@ -269,31 +283,15 @@ export class SegmentLog {
     this.index = this.index?.close();
     this.handle = undefined;
     this.handleSeq = -1;
-    await handle?.close().catch(() => {
-      /* Closing a handle whose disk failed can fail again; it is gone either way. */
-    });
+    if (!handle) return;
+    // A segment is on disk before it is closed (rotated, replaced, or the store closed).
+    const warn = (error: unknown) => this.logger.warn('Could not sync a call segment to the disk; a power cut could lose its last records.', { path: this.callsDir, reason: errorCode(error) });
+    await this.sync.flush(handle).catch(warn);
+    // Closing a handle whose disk failed can fail again; it is gone either way.
+    await handle.close().catch(() => undefined);
   }
 
-  /** Deletes the oldest whole segments past the caps; the live one is never touched. */
-  private async enforceRetention(): Promise<void> {
-    const drop = segmentsToDrop(this.segments, this.limits);
-    for (let i = 0; i < drop; i += 1) {
-      const oldest = this.segments[0];
-      if (!oldest) return;
-      try {
-        await unlink(oldest.path);
-        await removeIndex(oldest.path);
-      } catch (error) {
-        if (errorCode(error) !== 'ENOENT') {
-          this.logger.warn('Could not delete an old call segment; the store may grow past its limit.', {
-            path: oldest.path,
-            reason: errorCode(error),
-          });
-          return;
-        }
-      }
-      this.segments.shift();
-    }
+  private enforceRetention(): Promise<void> {
+    return dropOldSegments(this.segments, this.limits, this.logger);
   }
 }
-

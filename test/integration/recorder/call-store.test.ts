@@ -85,9 +85,9 @@ describe('append and list', () => {
 
   it('is read by a second store while appends happen', async () => {
     const dataDir = await useDataDir();
-    // Two appends at a time make every write after the first wait for its group commit (10 ms): on the clock, moved on as each wait is set.
+    // With disk durability, two appends at a time make every write after the first wait for its group commit (10 ms): on the clock, moved on as each wait is set.
     const clock = createManualClock();
-    const recorder = await useRecorder({ dataDir, segmentMaxRecords: 50, clock });
+    const recorder = await useRecorder({ dataDir, segmentMaxRecords: 50, clock, durability: 'disk' });
     const reader = createCallStore(dataDir);
     const startedAt = clock.now();
     let appended = 0;
