@@ -30,6 +30,7 @@ export function withStartOptions(command: Command): Command {
       .option('--no-tui', 'plain log lines instead of the terminal UI')
       .option('--json', 'one JSON event a line on stdout (implies --no-tui)')
       .option('--redact-visitor', 'mask visitor email and name in recordings')
+      .option('--sync-records', 'hold each answer until its record is on the disk, not only written (a power cut then loses no recorded call; slower)')
       .option('--inspector-port <n>', 'the browser inspector on 127.0.0.1 (taken: any free port; 0: any)', String(DEFAULTS.inspectorPort))
       .option('--no-inspector', 'do not serve the browser inspector')
       .addOption(

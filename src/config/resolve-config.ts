@@ -27,6 +27,8 @@ export interface StartFlags extends CommonFlags, TunnelFlags {
   allowProductionOrg?: boolean;
   tui?: boolean;
   redactVisitor?: boolean;
+  /** --sync-records: each answer waits until its record is on the disk. */
+  syncRecords?: boolean;
   inspectorPort?: string | number;
   /** False for --no-inspector. */
   inspector?: boolean;
@@ -91,6 +93,8 @@ export interface StartConfig extends Config, TunnelSettings {
   allowProductionOrg: boolean | undefined;
   tui: boolean;
   redactVisitor: boolean;
+  /** --sync-records: a call's answer ends once its record is on the disk (else once written to the OS, synced within a second). */
+  syncRecords: boolean;
   /** The browser inspector's port on 127.0.0.1 (taken: any free one; 0: any), or null with --no-inspector. Left out: 4142. */
   inspectorPort?: number | null;
   /** auto: leave a dev server that reloads its env files itself running (next dev), restart the rest; always; never. */
@@ -226,6 +230,7 @@ export async function resolveStartConfig(
     allowProductionOrg: flags.allowProductionOrg,
     tui: !json && flags.tui !== false && context.isTTY,
     redactVisitor: flags.redactVisitor === true,
+    syncRecords: flags.syncRecords === true,
     inspectorPort: flags.inspector === false ? null : parseInspectorPort(flags.inspectorPort ?? DEFAULTS.inspectorPort),
     restartOnUrlChange: parseRestartOnUrlChange(flags.restartOnUrlChange ?? 'auto'),
   } satisfies StartConfig);

@@ -73,7 +73,7 @@ async function atMost(promise: Promise<void>, ms: number): Promise<void> {
 async function openCallPath(ctx: DaemonContext, later: LaterParts): Promise<CallPath> {
   const { config, logger, timing, secrets, masker, emit, secretFor } = ctx;
   let target: DevServerTarget | undefined;
-  const recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, logger });
+  const recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, durability: config.syncRecords ? 'disk' : 'os', logger });
   ctx.running.recorder = () => recorder.close();
   const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
   const proxy = await startRecordingProxy({

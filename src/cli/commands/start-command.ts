@@ -31,6 +31,7 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
   flags.json = options.json === true;
   flags.debug = options.debug === true;
   flags.redactVisitor = options.redactVisitor === true;
+  if (options.syncRecords === true) flags.syncRecords = true;
   if (options.inspector === false) flags.inspector = false;
   return flags;
 }
