@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../shared/package-root.js';
 
 /** A built file of the page, held in memory. */
 export interface Asset {
@@ -20,14 +20,12 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Where `npm run build` puts the page (Vite's output, `dist/inspector`):
- * beside the compiled server in the package, or under dist/ when the server
- * runs from its TypeScript sources (tests).
+ * Where `npm run build` puts the page (Vite's output): `dist/inspector` in
+ * the package, whether the server runs compiled (dist/src/…), bundled into
+ * the CLI (dist/bin/…) or from its TypeScript sources (tests).
  */
 export function defaultAssetDir(): string {
-  const candidates = [new URL('../../inspector/', import.meta.url), new URL('../../dist/inspector/', import.meta.url)];
-  const found = candidates.find((url) => existsSync(fileURLToPath(new URL('index.html', url))));
-  return fileURLToPath(found ?? candidates[0]!);
+  return join(packageRoot(import.meta.url), 'dist', 'inspector');
 }
 
 /** Every file under `dir`, by URL path (`/index.html`, `/assets/x.js`); empty when the page was not built. */

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir, writeFileAtomic } from '../../shared/private-files.js';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../shared/package-root.js';
 import { resolveStartConfig } from '../../config/resolve-config.js';
 import { startDaemon } from '../../daemon/start-daemon.js';
 import { startEmulator } from '../../emulator/start-emulator.js';
@@ -15,8 +15,8 @@ import { VERSION } from '../version.js';
 import { findFreePorts } from '../../shared/free-port.js';
 import { cliCommandLine, shellWord } from '../command-line.js';
 
-/** The compiled example route (dist/examples/…), next to this file's dist/src/cli/commands/. */
-const EXAMPLE_ROUTE = fileURLToPath(new URL('../../../examples/tools-route/server.js', import.meta.url));
+/** The compiled example route, in the package's dist/examples/ (found from the package's root: this module may be bundled). */
+const EXAMPLE_ROUTE = join(packageRoot(import.meta.url), 'dist', 'examples', 'tools-route', 'server.js');
 
 
 /**
