@@ -1,14 +1,21 @@
-import { basename, relative, resolve } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
 import { DEFAULTS } from '../config/defaults.js';
 import type { Config } from '../config/resolve-config.js';
 import { fileURLToPath } from 'node:url';
 import type { CliIo } from './cli-io.js';
 
-/** How the user ran us: `median-dev` from a bin, else `node <path to main.js>` (npm run demo in a clone). */
+/**
+ * How the user ran us: `median-dev` from the installed bin (its link in
+ * node_modules/.bin, a Windows shim running the package's file), else `node
+ * <the file run>`: the bundled CLI (dist/bin/median-dev.js, `npm run demo` in a
+ * clone) or the unbundled dist/src/cli/main.js (the tests).
+ */
 export function cliCommandLine(io: CliIo): string {
   const script = process.argv[1] ?? '';
-  if (/median-dev(\.cmd|\.js)?$/.test(basename(script))) return 'median-dev';
-  return `node ${shellWord(relative(io.cwd, fileURLToPath(new URL('./main.js', import.meta.url))))}`;
+  const name = basename(script);
+  if (/^median-dev(\.cmd)?$/.test(name) || (name === 'median-dev.js' && script.split(sep).includes('node_modules'))) return 'median-dev';
+  const entry = /^(main|median-dev)\.js$/.test(name) ? script : fileURLToPath(new URL('./main.js', import.meta.url));
+  return `node ${shellWord(relative(io.cwd, entry))}`;
 }
 
 /** A path or value as one shell word. */
