@@ -8,6 +8,8 @@ import { isProcessGroupAlive } from '../../src/platform/index.js';
 import { useTeardown } from './use-teardown.js';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+/** The bundled CLI, package.json's bin (what users run); the suite runs CLI_PATH, the unbundled modules, but for the bundle's own tests. */
+export const BUNDLED_CLI_PATH = fileURLToPath(new URL('../../dist/bin/median-dev.js', import.meta.url));
 
 export interface InProcessRun {
   code: number;
@@ -75,9 +77,9 @@ export interface SpawnedCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns the built CLI (`dist/`), stopped when the test ends. */
-export function spawnCli(argv: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): SpawnedCli {
-  const child = spawn(process.execPath, [CLI_PATH, ...argv], {
+/** Spawns the built CLI (`dist/`; `entry`: which of its files, default CLI_PATH), stopped when the test ends. */
+export function spawnCli(argv: string[], options: { env?: Record<string, string | undefined>; cwd?: string; entry?: string } = {}): SpawnedCli {
+  const child = spawn(process.execPath, [options.entry ?? CLI_PATH, ...argv], {
     cwd: options.cwd ?? process.cwd(),
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

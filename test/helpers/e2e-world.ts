@@ -48,7 +48,7 @@ export interface E2eWorld {
    * killed when the test ends. `env` adds to (or, with undefined, removes
    * from) the CLI's environment, which the child inherits.
    */
-  start(options?: { args?: string[]; env?: Record<string, string | undefined>; childCommand?: string[]; envFileFlag?: boolean }): SpawnedCli;
+  start(options?: { args?: string[]; env?: Record<string, string | undefined>; childCommand?: string[]; envFileFlag?: boolean; entry?: string }): SpawnedCli;
 }
 
 export interface E2eWorldOptions {
@@ -121,6 +121,7 @@ export async function useE2eWorld(options: E2eWorldOptions = {}): Promise<E2eWor
           MEDIAN_API_URL: emulator.url,
           ...startOptions.env,
         },
+        ...(startOptions.entry ? { entry: startOptions.entry } : {}),
       });
     },
   };

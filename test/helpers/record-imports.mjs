@@ -8,7 +8,7 @@ import Module, { register } from 'node:module';
 import { appendFileSync } from 'node:fs';
 
 const file = process.env.MEDIAN_DEV_TEST_IMPORTS_FILE;
-if (file && /[/\\]cli[/\\]main\.js$/.test(process.argv[1] ?? '')) {
+if (file && /[/\\](cli[/\\]main|bin[/\\]median-dev)\.js$/.test(process.argv[1] ?? '')) {
   register(new URL('./record-imports-hooks.mjs', import.meta.url), { data: { file } });
   const compile = Module.prototype._compile;
   Module.prototype._compile = function (content, filename) {

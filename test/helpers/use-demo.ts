@@ -19,7 +19,7 @@ export interface DemoRun {
  * route, daemon, an agent calling every `intervalMs`), stopped with SIGINT
  * when the test ends; resolves once the endpoint synced.
  */
-export async function useDemo(options: { intervalMs?: number } = {}): Promise<DemoRun> {
+export async function useDemo(options: { intervalMs?: number; entry?: string } = {}): Promise<DemoRun> {
   const dataDir = await useTempDir('median-dev-browser-demo-');
   // The tunnel's name comes from the project folder: a project as a reader would name it (the README's screenshots show it).
   const projectDir = join(dataDir, 'my-shop');
@@ -27,6 +27,7 @@ export async function useDemo(options: { intervalMs?: number } = {}): Promise<De
   const cli = spawnCli(['demo', '--json', '--no-tui', '--inspector-port', '0', '--data-dir', dataDir], {
     env: { MEDIAN_DEV_DEMO_INTERVAL_MS: String(options.intervalMs ?? 300) },
     cwd: projectDir,
+    ...(options.entry ? { entry: options.entry } : {}),
   });
   useTeardown(cli, (c) => c.stop('SIGINT'));
   const inspector = await cli.waitForEvent((e) => e.event === 'inspector', 30_000);

@@ -22,7 +22,16 @@ describe('the npm package', () => {
     const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((link) => !/^[a-z]+:/.test(link));
     expect(links.length).toBeGreaterThan(3);
     for (const link of links) expect(files, link).toContain(normalize(link).replace(/\\/g, '/'));
-    expect(files).toEqual(expect.arrayContaining(['docs/cli.md', 'docs/recordings.md', 'docs/inspector.md', 'dist/src/cli/main.js']));
+    expect(files).toEqual(expect.arrayContaining(['docs/cli.md', 'docs/recordings.md', 'docs/inspector.md', 'dist/src/cli/main.js', 'dist/bin/median-dev.js']));
+  });
+
+  it('ships the bin it names (the bundled CLI) with the chunks it imports', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(files).toContain(pkg.bin['median-dev']);
+    const entry = readFileSync(join(ROOT, pkg.bin['median-dev']!), 'utf8');
+    const chunks = [...entry.matchAll(/from "\.\/(chunks\/[^"]+\.js)"/g)].map((m) => `dist/bin/${m[1]!}`);
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const chunk of chunks) expect(files).toContain(chunk);
   });
 
   it('runs nothing when installed: the build is for git checkouts and npm pack (prepack)', () => {

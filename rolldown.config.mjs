@@ -1,0 +1,117 @@
+// The CLI as users run it (package.json's bin): src/cli/main.ts and the
+// modules of ours it imports, bundled into dist/bin/ so a command resolves,
+// reads and compiles a few files of ours instead of 70–300 ES modules (each
+// costs its resolve, read and compile at start-up). Every package stays
+// external, loaded from node_modules as before: blessed requires its parts
+// dynamically, ws has optional native parts, @ngrok/ngrok is an optional
+// native dependency loaded only when chosen. The entry's shebang line is
+// carried over as main.ts has it (node flags included).
+//
+// Chunks (TIERS below): what every command loads, what `show` and `calls`
+// add, `start`'s own, the daemon's own and what it shares with other
+// commands. Every import() stays lazy: a command loads its chunks only, the
+// daemon's are loaded by `start`'s import() alone, and the TUI (blessed), the
+// inspector server, `calls -f`'s watcher and the emulator stay chunks of their
+// own (test/e2e/cli/bundled-cli.test.ts). rolldown comes with vite (the
+// inspector's build): no dependency of its own.
+import { isAbsolute } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'rolldown';
+
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const ENTRY = `${ROOT}src/cli/main.ts`;
+const DAEMON = `${ROOT}src/daemon/start-daemon.ts`;
+/** Packages (imported statically) that only the daemon, replay and `calls -f` need. */
+const HEAVY_PACKAGES = new Set(['chokidar', 'http-proxy-3']);
+/**
+ * The chunks of ours, each the static imports (all the way down) of its
+ * roots, less what an earlier one took: what every command loads (the
+ * entry's imports), then what `show` and `calls` add (the lookups users run
+ * most), then `start`'s own, then what only the daemon needs. Everything else
+ * is chunked by rolldown as its import() calls ask.
+ */
+const TIERS = [
+  { name: 'cli', roots: [ENTRY] },
+  { name: 'lookups', roots: ['show-command.ts', 'calls-command.ts'].map((file) => `${ROOT}src/cli/commands/${file}`) },
+  { name: 'start', roots: [`${ROOT}src/cli/commands/start-command.ts`] },
+];
+
+/** Each module of ours the entry reaches (statically or by import()) with what it imports statically, and the import() targets. */
+function graphOf(ctx) {
+  const graph = new Map();
+  const dynamicRoots = new Set();
+  const pending = [ENTRY];
+  while (pending.length > 0) {
+    const id = pending.pop();
+    const info = graph.has(id) ? undefined : ctx.getModuleInfo(id);
+    if (!info || info.isExternal) continue;
+    graph.set(id, info.importedIds);
+    for (const target of info.dynamicallyImportedIds) dynamicRoots.add(target);
+    pending.push(...info.importedIds, ...info.dynamicallyImportedIds);
+  }
+  return { graph, dynamicRoots };
+}
+
+/** The static imports, all the way down, of `roots`; a module in `stops` is neither taken nor followed. */
+function closureOf(graph, roots, stops = new Set()) {
+  const found = new Set();
+  const pending = [...roots];
+  while (pending.length > 0) {
+    const id = pending.pop();
+    if (found.has(id) || stops.has(id) || !graph.has(id)) continue;
+    found.add(id);
+    pending.push(...graph.get(id));
+  }
+  return found;
+}
+
+/** Which chunk each module of a tier goes to; the entry itself stays in its own file (its top-level await runs the command, which imports the chunks). */
+function tiersOf(graph, dynamicRoots) {
+  const chunkOf = new Map();
+  for (const tier of TIERS) {
+    for (const id of closureOf(graph, tier.roots)) if (id !== ENTRY && !chunkOf.has(id)) chunkOf.set(id, tier.name);
+  }
+  // What only the daemon needs: its static imports less what the entry or any other import() reaches without it.
+  const others = closureOf(graph, [ENTRY, ...[...dynamicRoots].filter((id) => id !== DAEMON)], new Set([DAEMON]));
+  const daemon = closureOf(graph, [DAEMON]);
+  for (const id of daemon) if (!others.has(id) && !chunkOf.has(id)) chunkOf.set(id, 'daemon');
+  // What the daemon shares with other commands (doctor's tunnel checks, replay's proxy, …) in one chunk, but
+  // for what loads a heavy package (http-proxy-3, chokidar): a command needing one of the others must not load it.
+  const heavy = new Set([...graph.keys()].filter((id) => [...closureOf(graph, [id])].some((dep) => graph.get(dep).some((pkg) => HEAVY_PACKAGES.has(pkg)))));
+  for (const id of daemon) if (!chunkOf.has(id) && !heavy.has(id)) chunkOf.set(id, 'parts');
+  return chunkOf;
+}
+
+let chunkOf;
+function chunkNameOf(id, ctx, name) {
+  if (!chunkOf) {
+    const { graph, dynamicRoots } = graphOf(ctx);
+    chunkOf = tiersOf(graph, dynamicRoots);
+  }
+  return chunkOf.get(id) === name ? name : null;
+}
+
+export default defineConfig({
+  input: { 'median-dev': ENTRY },
+  platform: 'node',
+  // The entry exports nothing; chunks may share what they export (the daemon group needs it).
+  preserveEntrySignatures: 'allow-extension',
+  // Ours is relative or absolute; a bare name (a package, node:*) stays an import at run time.
+  external: (id, importer) => importer !== undefined && !id.startsWith('.') && !isAbsolute(id),
+  output: {
+    dir: 'dist/bin',
+    format: 'esm',
+    sourcemap: true,
+    cleanDir: true,
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+    codeSplitting: {
+      groups: [
+        ...TIERS.map((tier, i) => ({ debugName: tier.name, name: (id, ctx) => chunkNameOf(id, ctx, tier.name), priority: TIERS.length + 1 - i })),
+        // Not its imports: those the daemon shares with other commands stay where rolldown puts them.
+        { debugName: 'daemon', name: (id, ctx) => chunkNameOf(id, ctx, 'daemon'), priority: 1, includeDependenciesRecursively: false },
+        { debugName: 'parts', name: (id, ctx) => chunkNameOf(id, ctx, 'parts'), priority: 0, includeDependenciesRecursively: false },
+      ],
+    },
+  },
+});
