@@ -260,7 +260,7 @@ export function formatReport(r: BenchResults): string {
     '',
     '### 4. Daemon memory',
     '',
-    '`node dist/src/cli/main.js start --tunnel none --no-tui --json --port 0 --no-env-file` with MEDIAN_KEY set, in front of the bench target;',
+    '`node dist/bin/median-dev.js start --tunnel none --no-tui --json --port 0 --no-env-file` with MEDIAN_KEY set, in front of the bench target;',
     `--median-api points at a closed port on 127.0.0.1 (so its one try fails locally: ${d.startupEvents.join(', ')}). ` +
       `${int(d.calls)} signed calls at concurrency ${p.concurrency} through its proxy (${int(d.requestsPerSecond)} req/s, p50 ${ms(d.p50, 3)} ms, p99 ${ms(d.p99, 3)} ms); ` +
       `it printed ${int(d.callEvents)} \`call\` events, ${int(d.validSignatures)} with a valid signature.`,

@@ -22,10 +22,11 @@ import { SAVED_CALL_FORMAT, serializeSavedCall, type SavedCall } from '../src/sa
 import { findFreePort } from '../src/shared/index.js';
 import { writeSection } from './benchmarks-file.js';
 import { describeMachine } from './machine.js';
+import { CLI_ENTRY } from './cli-entry.js';
 
 export const SAVED_CALLS_SECTION_HEADING = '## `median-dev test` on 1,000 saved calls';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const CLI = CLI_ENTRY;
 const ROUTE = fileURLToPath(new URL('../examples/tools-route/server.js', import.meta.url));
 const KEY = `median_key_${'BenchSavedCalls0'.repeat(3)}`;
 const TARGET_SECONDS = 5;

@@ -4,14 +4,14 @@
  * included), next to Node's bare start-up and the in-process
  * createCallStore().list({limit: 100}).
  */
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createCallStore } from '../../src/recorder/index.js';
 import { benchChildEnv } from '../child-env.js';
 import { median } from '../percentiles.js';
 import { runTimed } from '../timed-process.js';
+import { CLI_ENTRY } from '../cli-entry.js';
 
-export const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export { CLI_ENTRY };
 
 export interface CallsCommandResult {
   storeRecords: number;

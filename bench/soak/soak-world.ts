@@ -10,15 +10,16 @@ import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { deriveToolSecret } from '../../src/median/index.js';
 import { startTunnelServer, type TunnelServer } from '../../src/tunnel-server/index.js';
 import { benchChildEnv } from '../child-env.js';
 import { spawnSoakDaemon, type DaemonEventLine, type SoakDaemon } from './soak-daemon.js';
+import { CLI_ENTRY, REPO_ROOT } from '../cli-entry.js';
 
-export const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export { CLI_ENTRY } from '../cli-entry.js';
 export const EXAMPLE_ROUTE = fileURLToPath(new URL('../../examples/tools-route/server.js', import.meta.url));
 const OFFLINE_DNS_PRELOAD = new URL('./offline-dns.js', import.meta.url).href;
 export const ROUTE_PATH = '/api/median';
@@ -124,7 +125,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
       }
     });
     const firstSync = await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
-    const commandLine = `node dist/src/cli/main.js ${args
+    const commandLine = `node ${relative(REPO_ROOT, CLI_ENTRY)} ${args
       .map((arg) => (arg === process.execPath ? 'node' : arg.startsWith(root) ? `<tmp>${arg.slice(root.length)}` : arg.replace(/127\.0\.0\.1:\d+/, '127.0.0.1:<port>')))
       .join(' ')
       .replace(EXAMPLE_ROUTE, 'dist/examples/tools-route/server.js')}`;
