@@ -4,8 +4,14 @@
 // costs its resolve, read and compile at start-up). Every package stays
 // external, loaded from node_modules as before: blessed requires its parts
 // dynamically, ws has optional native parts, @ngrok/ngrok is an optional
-// native dependency loaded only when chosen. The entry's shebang line is
-// carried over as main.ts has it (node flags included).
+// native dependency loaded only when chosen. But for BUNDLED_PACKAGES:
+// commander (every command parses its argv with it) and dotenv (every command
+// reads the env file) are plain JavaScript with no native part and no dynamic
+// require, and as packages of their own cost ~26 ms per command (their CommonJS
+// files resolved, read and compiled one by one); their licence notices go in
+// dist/bin/THIRD-PARTY-LICENSES.txt beside the bundle (their sources carry no
+// @license comment rolldown's legal-comments option would keep). The entry's
+// shebang line is carried over as main.ts has it (node flags included).
 //
 // Chunks (TIERS below): what every command loads, what `show` and `calls`
 // add, `start`'s own, the daemon's own and what it shares with other
@@ -14,7 +20,8 @@
 // inspector server, `calls -f`'s watcher and the emulator stay chunks of their
 // own (test/e2e/cli/bundled-cli.test.ts). rolldown comes with vite (the
 // inspector's build): no dependency of its own.
-import { isAbsolute } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'rolldown';
 
@@ -23,6 +30,37 @@ const ENTRY = `${ROOT}src/cli/main.ts`;
 const DAEMON = `${ROOT}src/daemon/start-daemon.ts`;
 /** Packages (imported statically) that only the daemon, replay and `calls -f` need. */
 const HEAVY_PACKAGES = new Set(['chokidar', 'http-proxy-3']);
+/** Packages bundled into dist/bin/ (with their subpaths); every other one stays external. */
+const BUNDLED_PACKAGES = ['commander', 'dotenv'];
+const isBundledPackage = (id) => BUNDLED_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
+
+/**
+ * dist/bin/THIRD-PARTY-LICENSES.txt: the name, version, licence and licence
+ * file of each package with a module in the bundle (found from the chunks'
+ * module ids, so a package bundled later is listed without another step).
+ */
+function bundledLicenses() {
+  return {
+    name: 'bundled-licenses',
+    generateBundle(_options, bundle) {
+      const roots = new Set();
+      for (const chunk of Object.values(bundle)) {
+        for (const id of chunk.type === 'chunk' ? chunk.moduleIds : []) {
+          const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id);
+          if (match) roots.add(match[1]);
+        }
+      }
+      const notices = [...roots].sort().map((root) => {
+        const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+        const file = readdirSync(root).find((name) => /^(licen[cs]e|copying)(\.|$)/i.test(name));
+        if (!file) throw new Error(`${pkg.name} is bundled into dist/bin/ and has no licence file to ship beside it`);
+        return `${pkg.name}@${pkg.version} (${pkg.license})\n\n${readFileSync(join(root, file), 'utf8').trim()}\n`;
+      });
+      const source = `The median-dev bin (this folder) bundles these packages; each is used under its licence below.\n\n${notices.join(`\n${'-'.repeat(72)}\n\n`)}`;
+      this.emitFile({ type: 'asset', fileName: 'THIRD-PARTY-LICENSES.txt', source });
+    },
+  };
+}
 /**
  * The chunks of ours, each the static imports (all the way down) of its
  * roots, less what an earlier one took: what every command loads (the
@@ -96,8 +134,9 @@ export default defineConfig({
   platform: 'node',
   // The entry exports nothing; chunks may share what they export (the daemon group needs it).
   preserveEntrySignatures: 'allow-extension',
-  // Ours is relative or absolute; a bare name (a package, node:*) stays an import at run time.
-  external: (id, importer) => importer !== undefined && !id.startsWith('.') && !isAbsolute(id),
+  // Ours is relative or absolute; a bare name (a package, node:*) stays an import at run time, but for BUNDLED_PACKAGES.
+  external: (id, importer) => importer !== undefined && !id.startsWith('.') && !isAbsolute(id) && !isBundledPackage(id),
+  plugins: [bundledLicenses()],
   output: {
     dir: 'dist/bin',
     format: 'esm',

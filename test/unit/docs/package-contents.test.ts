@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,20 @@ describe('the npm package', () => {
     const chunks = [...entry.matchAll(/from "\.\/(chunks\/[^"]+\.js)"/g)].map((m) => `dist/bin/${m[1]!}`);
     expect(chunks.length).toBeGreaterThan(0);
     for (const chunk of chunks) expect(files).toContain(chunk);
+  });
+
+  it('ships beside the bin the licence of each package bundled into it', () => {
+    const bin = join(ROOT, 'dist/bin');
+    const maps = readdirSync(bin, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js.map'));
+    const sources = maps.flatMap((file) => (JSON.parse(readFileSync(join(bin, file), 'utf8')) as { sources: string[] }).sources);
+    const bundled = new Set(sources.map((source) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1]).filter((name) => name !== undefined));
+    expect([...bundled].sort()).toEqual(['commander', 'dotenv']);
+    expect(files).toContain('dist/bin/THIRD-PARTY-LICENSES.txt');
+    const notices = readFileSync(join(bin, 'THIRD-PARTY-LICENSES.txt'), 'utf8');
+    for (const name of bundled) {
+      const licence = readFileSync(join(ROOT, 'node_modules', name, 'LICENSE'), 'utf8').trim();
+      expect(notices, name).toContain(licence);
+    }
   });
 
   it('runs nothing when installed: the build is for git checkouts and npm pack (prepack)', () => {
