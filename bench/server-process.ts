@@ -16,6 +16,7 @@ import { startTunnelServer, type SocketReuse } from '../src/tunnel-server/index.
 import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
 import { openRecorder } from '../src/recorder/index.js';
 import { deriveToolSecret, type CallRecord } from '../src/median/index.js';
+import { startFloorTunnel, type FloorMode } from './floor-tunnel.js';
 
 export type ServerSpec =
   | { role: 'target' }
@@ -32,6 +33,8 @@ export type ServerSpec =
   | { role: 'tunnel-server'; socketReuse?: SocketReuse; domain?: string }
   /** The stock `localtunnel` npm client, tunnelling to `target` straight; its url is the tunnel's public URL. */
   | { role: 'stock-tunnel'; tunnelHost: string; target: string; subdomain: string }
+  /** median-dev's tunnel with nothing but an answering server (or a pipe to the target) behind it: floor-tunnel.ts. */
+  | { role: 'floor-tunnel'; mode: FloorMode; tunnelHost: string; target: string; subdomain: string }
   /**
    * median-dev's tunnel into its recording proxy (records stored), as the
    * daemon wires them; `handOff: false` pipes each tunnel socket into a
@@ -176,6 +179,10 @@ async function start(spec: ServerSpec): Promise<Running> {
     }
     case 'median-tunnel':
       return startMedianTunnel(spec);
+    case 'floor-tunnel': {
+      const floor = await startFloorTunnel(spec);
+      return { url: floor.url, settle: async () => null, close: () => floor.close() };
+    }
     default: {
       const never: never = spec;
       throw new Error(`unknown role ${JSON.stringify(never)}`);

@@ -1,6 +1,6 @@
 /** The BENCHMARKS.md text for the tunnel A/B (tunnel-ab.ts): per tunnel server, the goals with every round's figure. */
 import { median } from '../percentiles.js';
-import type { Side, TunnelAbResult } from './tunnel-ab.js';
+import { FLOORS, SIDES, type Side, type TunnelAbResult } from './tunnel-ab.js';
 
 const fmt = (value: number, digits = 2): string => value.toFixed(digits);
 const list = (values: readonly number[], digits = 2): string => values.map((v) => fmt(v, digits)).join(', ');
@@ -28,12 +28,37 @@ export function isTunnelAbMet(result: TunnelAbResult): boolean {
   return goalsOf(result).every((goal) => goal.isMet);
 }
 
+const SIDE_LABELS: Record<Side, string> = {
+  stock: 'stock `localtunnel` client → dev server',
+  daemon: 'median-dev daemon (tunnel → recording proxy → dev server)',
+  answer: "floor: median-dev's tunnel → Node's HTTP server answering itself (one termination, no forwarding, no recording)",
+  relay: "floor: median-dev's tunnel → Node's HTTP server → the request written to a kept raw socket to the dev server, the answer's head split by hand and written back (one termination, no second client stack, no recording)",
+  forward: "floor: median-dev's tunnel → Node's HTTP server → Node's HTTP client to the dev server (two terminations, no http-proxy-3, no recording)",
+  pipe: "floor: median-dev's tunnel piped to the dev server (the transport alone)",
+};
+
+/** What the floors say: the cheapest a design of that shape can be, per round, against the stock client. */
+/** What the floors say: the cheapest a design of that shape can be, per round, against the stock client. */
+function floorLines(result: TunnelAbResult): string[] {
+  const present = FLOORS.filter((floor) => result.floorRatios[floor].cpu.length > 0);
+  if (present.length === 0) return [];
+  return [
+    '',
+    '| floor ÷ stock client, same rounds | req/s (closed loop) | CPU per call at the steady rate |',
+    '| --- | --- | --- |',
+    ...present.map((floor) => {
+      const { throughput, cpu } = result.floorRatios[floor];
+      return `| ${floor} | ${list(throughput)} (median ${fmt(median(throughput))}) | ${list(cpu)} (median ${fmt(median(cpu))}) |`;
+    }),
+  ];
+}
+
 function sideRow(result: TunnelAbResult, side: Side): string {
   const closed = result.closed[side];
   const steady = result.steady[side];
   const connects = closed.map((r) => r.connectsPerRequest).filter((c): c is number => c !== null);
   return (
-    `| ${side === 'stock' ? 'stock `localtunnel` client → dev server' : 'median-dev daemon (tunnel → recording proxy → dev server)'} ` +
+    `| ${SIDE_LABELS[side]} ` +
     `| ${fmt(median(closed.map((r) => r.requestsPerSecond)), 0)} | ${fmt(median(closed.map((r) => r.p99)))} | ${fmt(median(closed.map((r) => r.cpuUsPerCall)), 0)} ` +
     `| ${fmt(median(steady.map((r) => r.cpuUsPerCall)), 0)} | ${fmt(median(steady.map((r) => r.p50)))} | ${fmt(median(steady.map((r) => r.p99)))} ` +
     `| ${connects.length > 0 ? fmt(median(connects)) : '—'} |`
@@ -56,11 +81,11 @@ function rssTable(result: TunnelAbResult): string[] {
 }
 
 function section(result: TunnelAbResult): string {
-  const loads = [...result.closed.stock, ...result.closed.daemon, ...result.steady.stock, ...result.steady.daemon].map((r) => r.load);
+  const loads = SIDES.flatMap((side) => [...result.closed[side], ...result.steady[side]]).map((r) => r.load);
   return [
     `### ${result.label}`,
     '',
-    `Load average (1 min) ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} during these runs. ${result.rounds} rounds, each: ${result.warmup} warm-up + ${result.requests} calls at ${result.concurrency} in flight, then ${result.steadyCalls} at a steady ${result.rate}/s (open loop); stock and daemon take turns, the order swapped each round. The daemon's RSS once synced: ${fmt(result.daemonStartRss.rssMiB, 1)} MiB (peak so far ${result.daemonStartRss.peakMiB === undefined ? '?' : fmt(result.daemonStartRss.peakMiB, 1)} MiB).`,
+    `Load average (1 min) ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} during these runs. ${result.rounds} rounds, each: ${result.warmup} warm-up + ${result.requests} calls at ${result.concurrency} in flight, then ${result.steadyCalls} at a steady ${result.rate}/s (open loop); stock and daemon take turns, then the two floors, each pair's order swapped each round. The daemon's RSS once synced: ${fmt(result.daemonStartRss.rssMiB, 1)} MiB (peak so far ${result.daemonStartRss.peakMiB === undefined ? '?' : fmt(result.daemonStartRss.peakMiB, 1)} MiB).`,
     '',
     '| goal | target | each round | median | |',
     '| --- | --- | --- | ---: | --- |',
@@ -68,8 +93,8 @@ function section(result: TunnelAbResult): string {
     '',
     '| client | req/s | p99 ms | CPU µs/call | CPU µs/call at 250/s | p50 ms at 250/s | p99 ms at 250/s | stock client connects per request |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    sideRow(result, 'stock'),
-    sideRow(result, 'daemon'),
+    ...SIDES.filter((side) => result.closed[side].length > 0).map((side) => sideRow(result, side)),
+    ...floorLines(result),
     ...rssTable(result),
   ].join('\n');
 }

@@ -19,9 +19,13 @@ import type { PreparedRequest } from '../signed-calls.js';
 import { newRunTag } from '../signed-calls.js';
 import { cpuSecondsOf } from '../soak/process-stats.js';
 import { runSteadyRate } from '../steady-rate.js';
+import type { FloorMode } from '../floor-tunnel.js';
 import { startTunnelWorld, type TunnelServerKind, type TunnelWorld } from './tunnel-world.js';
 
-export type Side = 'stock' | 'daemon';
+/** The floors (bench/floor-tunnel.ts): median-dev's tunnel into a server that answers itself, relays, forwards, or piped to the dev server. */
+export type Side = 'stock' | 'daemon' | FloorMode;
+export const FLOORS: readonly FloorMode[] = ['answer', 'relay', 'forward', 'pipe'];
+export const SIDES: readonly Side[] = ['stock', 'daemon', ...FLOORS];
 
 export interface ClosedRun {
   requestsPerSecond: number;
@@ -46,6 +50,8 @@ export interface TunnelAbResult extends Pick<TunnelAbOptions, 'label' | 'rounds'
   steady: Record<Side, SteadyRun[]>;
   /** Per round: daemon ÷ stock req/s; daemon ÷ stock CPU per call at the steady rate; daemon − stock p99 there (ms). */
   throughputRatios: number[];
+  /** Per round, the floors the same way: each ÷ stock req/s, and CPU per call at the steady rate ÷ stock's. */
+  floorRatios: Record<FloorMode, { throughput: number[]; cpu: number[] }>;
   cpuRatios: number[];
   p99Added: number[];
   /** The daemon's RSS once synced (before any call) and its peak (VmHWM) then, MiB. */
@@ -93,15 +99,27 @@ function preparedCall(world: TunnelWorld, host: string, tag: string, index: numb
 
 function prepare(world: TunnelWorld, side: Side, count: number): PreparedRequest[] {
   const tag = newRunTag();
-  const host = side === 'stock' ? world.stockHost : world.daemonHost;
+  const host = side === 'stock' ? world.stockHost : side === 'daemon' ? world.daemonHost : world.floors[side].host;
   const now = Date.now();
   return Array.from({ length: count }, (_, i) => preparedCall(world, host, tag, i, now));
+}
+
+/**
+ * A few unmeasured calls through the side before it is measured. A tunnel
+ * client idle while the others ran may hold tunnel sockets whose connection
+ * to the dev server the dev server just closed (its 5 s keep-alive timeout):
+ * the stock client then answers a call on such a socket with nothing, and the
+ * tunnel server gives 502. Those calls' outcomes are not counted.
+ */
+async function freshen(world: TunnelWorld, side: Side): Promise<void> {
+  const calls = prepare(world, side, 64);
+  await runLoad({ origin: world.tunnelServerUrl, requests: calls.length, warmup: 0, concurrency: 16, recordLatencies: false, requestAt: (i) => calls[i]!, deadlineMs: 60_000 });
 }
 
 /** CPU µs so far of the side's process: the stock client's own count, the daemon's from /proc. */
 async function cpuUsOf(world: TunnelWorld, side: Side): Promise<{ cpuUs: number; connects: number | null }> {
   if (side === 'daemon') return { cpuUs: (await cpuSecondsOf(world.daemon.pid)) * 1e6, connects: null };
-  const settled = await world.stock.settle();
+  const settled = await (side === 'stock' ? world.stock : world.floors[side].handle).settle();
   return { cpuUs: settled.cpuUs, connects: settled.connects ?? null };
 }
 
@@ -109,18 +127,20 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
   const world = await startTunnelWorld({ server: options.server, tag: newRunTag(), startTimeoutMs: 60_000 });
   try {
     const daemonStartRss = await readProcessMemory(world.daemon.pid);
-    const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [] };
+    const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [], answer: [], relay: [], forward: [], pipe: [] };
     const rssAlong: TunnelAbResult['rssAlong'] = [];
     const readRss = async (calls: number): Promise<void> => {
       const [daemon, stock] = await Promise.all([readProcessMemory(world.daemon.pid), readProcessMemory(world.stock.pid)]);
       rssAlong.push({ calls, daemon: { rssMiB: daemon.rssMiB, peakMiB: daemon.peakMiB }, stock: { rssMiB: stock.rssMiB, peakMiB: stock.peakMiB } });
       options.log(`  ${options.label} after ${calls} calls each: daemon RSS ${daemon.rssMiB.toFixed(1)} MiB (peak ${daemon.peakMiB?.toFixed(1)}), stock ${stock.rssMiB.toFixed(1)} MiB  load ${loadavg()[0]!.toFixed(2)}`);
     };
-    const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [] };
+    const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], forward: [], pipe: [] };
     for (let round = 0; round < options.rounds; round += 1) {
-      const order: Side[] = round % 2 === 0 ? ['stock', 'daemon'] : ['daemon', 'stock'];
+      // Stock and daemon side by side, swapped each round; the floors after them, swapped too.
+      const order: Side[] = round % 2 === 0 ? ['stock', 'daemon', ...FLOORS] : ['daemon', 'stock', ...[...FLOORS].reverse()];
       for (const side of order) {
         const total = options.warmup + options.requests;
+        await freshen(world, side);
         const calls = prepare(world, side, total);
         const load = loadavg()[0]!;
         const before = await cpuUsOf(world, side);
@@ -150,6 +170,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
         );
       }
       for (const side of order) {
+        await freshen(world, side);
         const calls = prepare(world, side, options.steadyCalls);
         const load = loadavg()[0]!;
         const before = await cpuUsOf(world, side);
@@ -178,7 +199,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
         await readRss(checkpoint);
       }
     }
-    const byRound = <T>(runs: Record<Side, T[]>, f: (daemon: T, stock: T) => number): number[] => runs.daemon.map((d, i) => f(d, runs.stock[i]!));
+    const byRound = <T>(runs: Record<Side, T[]>, f: (daemon: T, stock: T, round: number) => number): number[] => runs.daemon.map((d, i) => f(d, runs.stock[i]!, i));
     return {
       label: options.label,
       rounds: options.rounds,
@@ -190,6 +211,12 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       closed,
       steady,
       throughputRatios: byRound(closed, (d, s) => d.requestsPerSecond / s.requestsPerSecond),
+      floorRatios: Object.fromEntries(
+        FLOORS.map((floor) => [
+          floor,
+          { throughput: byRound(closed, (_d, s, i) => closed[floor][i]!.requestsPerSecond / s.requestsPerSecond), cpu: byRound(steady, (_d, s, i) => steady[floor][i]!.cpuUsPerCall / s.cpuUsPerCall) },
+        ]),
+      ) as TunnelAbResult['floorRatios'],
       cpuRatios: byRound(steady, (d, s) => d.cpuUsPerCall / s.cpuUsPerCall),
       p99Added: byRound(steady, (d, s) => d.p99 - s.p99),
       daemonStartRss: { rssMiB: daemonStartRss.rssMiB, peakMiB: daemonStartRss.peakMiB },

@@ -20,6 +20,7 @@ import { deriveToolSecret } from '../../src/median/index.js';
 import type { SocketReuse } from '../../src/tunnel-server/index.js';
 import { benchChildEnv } from '../child-env.js';
 import { forkServer, type ServerHandle } from '../server-handle.js';
+import type { FloorMode } from '../floor-tunnel.js';
 import { spawnSoakDaemon, type SoakDaemon } from '../soak/soak-daemon.js';
 import { CLI_ENTRY, EXAMPLE_ROUTE, ROUTE_PATH, loopbackPort } from '../soak/soak-world.js';
 
@@ -34,6 +35,8 @@ export interface TunnelWorld {
   daemonHost: string;
   stockHost: string;
   stock: ServerHandle;
+  /** The floors (bench/floor-tunnel.ts), each its own process on the same tunnel server: their Host headers and handles. */
+  floors: Record<FloorMode, { host: string; handle: ServerHandle }>;
   /** The tool signing secret the daemon checks (derived from the emulator's key). */
   secret: Uint8Array;
   routePath: string;
@@ -108,7 +111,14 @@ export async function startTunnelWorld(options: {
     if (options.server.kind === 'loopback') await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
     const stock = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });
     cleanups.push(() => stock.stop());
+    const floors = {} as TunnelWorld['floors'];
+    for (const mode of ['answer', 'relay', 'forward', 'pipe'] as const) {
+      const handle = await forkServer({ role: 'floor-tunnel', mode, tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `floor-${mode}-${options.tag}` });
+      cleanups.push(() => handle.stop());
+      floors[mode] = { host: hostOf(handle.url, domain), handle };
+    }
     return {
+      floors,
       tunnelServerUrl: `http://127.0.0.1:${tunnelPort}`,
       daemon,
       daemonHost: hostOf(String(opened.url), domain),

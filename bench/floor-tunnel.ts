@@ -1,0 +1,142 @@
+/**
+ * The floors of the tunnel bench, each median-dev's own localtunnel client
+ * opened as the daemon opens it (src/tunnel, the sockets handed straight to
+ * an HTTP server or piped), with nothing else in the process:
+ *   - `answer`: Node's HTTP server answers every request itself with a body
+ *     like the example route's (one HTTP termination; no forwarding, no
+ *     signature check, no record, no event). Any design that terminates the
+ *     tunnel's HTTP once in Node costs at least this per call.
+ *   - `forward`: Node's HTTP server forwarding each request to the dev
+ *     server with Node's HTTP client (a keep-alive Agent) and piping the
+ *     answer back: two terminations, nothing recorded, no http-proxy-3.
+ *   - `relay`: Node's HTTP server, then the request's head and body written
+ *     to a kept raw socket to the dev server and the answer's bytes relayed
+ *     to the caller as they come, cut by their Content-Length (one
+ *     termination, no second client stack: the shape the forwarder would
+ *     have). A bench floor only: it frames nothing but Content-Length answers.
+ *   - `pipe`: each tunnel socket piped to the dev server, as the stock
+ *     client does (the tunnel's transport alone).
+ */
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
+
+export type FloorMode = 'answer' | 'forward' | 'relay' | 'pipe';
+
+/** What the example route answers `orderStatus` with, give or take a digit. */
+const ANSWER = Buffer.from(
+  JSON.stringify({ result: { orderNumber: 'A-10001', status: 'shipped', eta: 'in 2 days', medianNavigateTo: '/orders/A-10001' } }),
+  'utf8',
+);
+
+function answeringServer(): Server {
+  return createServer((req, res) => {
+    req.resume();
+    req.once('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': ANSWER.length });
+      res.end(ANSWER);
+    });
+  });
+}
+
+function forwardingServer(target: URL): { server: Server; close(): void } {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 4_000 });
+  const server = createServer((req, res) => {
+    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  return { server, close: () => agent.destroy() };
+}
+
+/** Kept raw sockets to the dev server; one request at a time on each. */
+function relayingServer(target: URL): { server: Server; close(): void } {
+  const idle: Socket[] = [];
+  const all = new Set<Socket>();
+  const relay = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
+    let socket = idle.pop();
+    while (socket?.destroyed) socket = idle.pop();
+    if (!socket) {
+      const fresh = connect({ host: target.hostname, port: Number(target.port) });
+      all.add(fresh);
+      // As the Agent does: closed before the dev server's 5 s keep-alive timeout can close it under a request.
+      fresh.setTimeout(4_000, () => fresh.destroy());
+      fresh.on('error', () => fresh.destroy());
+      fresh.once('close', () => {
+        all.delete(fresh);
+        const at = idle.indexOf(fresh);
+        if (at >= 0) idle.splice(at, 1);
+      });
+      socket = fresh;
+    }
+    const own = socket;
+    const onGone = (): void => {
+      if (!res.writableEnded) res.destroy();
+    };
+    own.once('close', onGone);
+    let head = `${req.method} ${req.url} HTTP/1.1\r\n`;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) head += `${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}\r\n`;
+    own.write(Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), body]));
+    let pending: Buffer = Buffer.alloc(0);
+    let bodyAt = -1;
+    let wanted = 0;
+    const onData = (chunk: Buffer): void => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      if (bodyAt < 0) {
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        bodyAt = end + 4;
+        const lines = pending.subarray(0, end).toString('latin1').split('\r\n');
+        const status = Number(lines[0]!.split(' ')[1]);
+        const headers: Record<string, string> = {};
+        for (const line of lines.slice(1)) {
+          const colon = line.indexOf(':');
+          const name = line.slice(0, colon).toLowerCase();
+          if (name !== 'connection' && name !== 'keep-alive') headers[name] = line.slice(colon + 1).trim();
+        }
+        wanted = Number(headers['content-length'] ?? 0);
+        res.writeHead(status, headers);
+      }
+      if (pending.length - bodyAt < wanted) return;
+      own.off('data', onData);
+      own.off('close', onGone);
+      idle.push(own);
+      res.end(pending.subarray(bodyAt, bodyAt + wanted));
+    };
+    own.on('data', onData);
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => relay(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  });
+  return { server, close: () => { for (const socket of all) socket.destroy(); } };
+}
+
+export async function startFloorTunnel(spec: { mode: FloorMode; tunnelHost: string; target: string; subdomain: string }): Promise<{ url: string; close(): Promise<void> }> {
+  const target = new URL(spec.target);
+  const made = spec.mode === 'answer' ? { server: answeringServer(), close: () => undefined } : spec.mode === 'forward' ? forwardingServer(target) : spec.mode === 'relay' ? relayingServer(target) : undefined;
+  const server = made?.server;
+  if (server) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server?.address();
+  const localPort = address && typeof address === 'object' ? address.port : Number(new URL(spec.target).port);
+  const tunnel = await startTunnel({
+    provider: createLocaltunnelProvider({ host: spec.tunnelHost }),
+    localPort,
+    subdomain: spec.subdomain,
+    nameRetryMs: 0,
+    ...(server ? { handOff: (socket) => server.emit('connection', socket) } : {}),
+  });
+  return {
+    url: tunnel.url ?? '',
+    async close() {
+      await tunnel.close();
+      made?.close();
+      server?.closeAllConnections();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    },
+  };
+}
