@@ -14,14 +14,31 @@
  *     to the caller as they come, cut by their Content-Length (one
  *     termination, no second client stack: the shape the forwarder would
  *     have). A bench floor only: it frames nothing but Content-Length answers.
+ *   - `record`: `relay` doing the recording work of the daemon on each call
+ *     with its own modules (signature check, the body classified, the
+ *     record built and judged, appended by the real recorder to a store in
+ *     a temporary folder, the answer's end held until the record is
+ *     written), and nothing else: no event, no line printed, no inspector.
+ *     The cheapest recording daemon of the relay's shape.
  *   - `pipe`: each tunnel socket piped to the dev server, as the stock
  *     client does (the tunnel's transport alone).
  */
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BodyCapture } from '../src/proxy/body-capture.js';
+import { buildCallRecord, type RecordSettings } from '../src/proxy/build-call-record.js';
+import { MEDIAN_CALL_LIMITS, SIGNATURE_HEADER, classifyRequest, deriveToolSecret, newRecordId, verifySignature } from '../src/median/index.js';
+import { openRecorder, type Recorder } from '../src/recorder/index.js';
 import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
 
-export type FloorMode = 'answer' | 'forward' | 'relay' | 'pipe';
+export type FloorMode = 'answer' | 'relay' | 'record' | 'forward' | 'pipe';
+export const FLOOR_MODES: readonly FloorMode[] = ['answer', 'relay', 'record', 'forward', 'pipe'];
+
+/** Called once the answer is read, before its end is written; the answer waits for it. */
+type BeforeEnd = (req: IncomingMessage, body: Buffer, receivedAt: number, status: number, headers: Record<string, string>, answer: Buffer) => Promise<unknown> | undefined;
 
 /** What the example route answers `orderStatus` with, give or take a digit. */
 const ANSWER = Buffer.from(
@@ -53,10 +70,10 @@ function forwardingServer(target: URL): { server: Server; close(): void } {
 }
 
 /** Kept raw sockets to the dev server; one request at a time on each. */
-function relayingServer(target: URL): { server: Server; close(): void } {
+function relayingServer(target: URL, beforeEnd?: BeforeEnd): { server: Server; close(): void } {
   const idle: Socket[] = [];
   const all = new Set<Socket>();
-  const relay = (req: IncomingMessage, res: ServerResponse, body: Buffer): void => {
+  const relay = (req: IncomingMessage, res: ServerResponse, body: Buffer, receivedAt: number): void => {
     let socket = idle.pop();
     while (socket?.destroyed) socket = idle.pop();
     if (!socket) {
@@ -83,6 +100,8 @@ function relayingServer(target: URL): { server: Server; close(): void } {
     let pending: Buffer = Buffer.alloc(0);
     let bodyAt = -1;
     let wanted = 0;
+    let answerStatus = 0;
+    let answerHeaders: Record<string, string> = {};
     const onData = (chunk: Buffer): void => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       if (bodyAt < 0) {
@@ -98,27 +117,78 @@ function relayingServer(target: URL): { server: Server; close(): void } {
           if (name !== 'connection' && name !== 'keep-alive') headers[name] = line.slice(colon + 1).trim();
         }
         wanted = Number(headers['content-length'] ?? 0);
+        answerStatus = status;
+        answerHeaders = headers;
         res.writeHead(status, headers);
       }
       if (pending.length - bodyAt < wanted) return;
       own.off('data', onData);
       own.off('close', onGone);
       idle.push(own);
-      res.end(pending.subarray(bodyAt, bodyAt + wanted));
+      const answer = pending.subarray(bodyAt, bodyAt + wanted);
+      const held = beforeEnd?.(req, body, receivedAt, answerStatus, answerHeaders, answer);
+      if (held) void held.then(() => res.end(answer), () => res.end(answer));
+      else res.end(answer);
     };
     own.on('data', onData);
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => relay(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    const receivedAt = Date.now();
+    req.once('end', () => relay(req, res, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), receivedAt));
   });
   return { server, close: () => { for (const socket of all) socket.destroy(); } };
 }
 
-export async function startFloorTunnel(spec: { mode: FloorMode; tunnelHost: string; target: string; subdomain: string }): Promise<{ url: string; close(): Promise<void> }> {
+/** The daemon's recording work for one relayed call, with its own modules. */
+function recordingWork(recorder: Recorder, secret: Uint8Array, settings: RecordSettings): BeforeEnd {
+  return (req, body, receivedAt, status, headers, answer) => {
+    const requestBody = new BodyCapture(settings.recordBodyBytes);
+    requestBody.add(body);
+    const responseBody = new BodyCapture(settings.recordBodyBytes);
+    responseBody.add(answer);
+    const classified = classifyRequest(req.method ?? 'POST', req.headers, body);
+    const record = buildCallRecord(
+      {
+        id: newRecordId(receivedAt),
+        receivedAt,
+        method: req.method ?? 'POST',
+        path: req.url ?? '/',
+        requestHeaders: req.headers as Record<string, string>,
+        requestBody,
+        replayOf: null,
+        kind: classified.kind,
+        classified,
+        signature: verifySignature(req.headers[SIGNATURE_HEADER], body, secret, receivedAt),
+        status,
+        responseHeaders: headers,
+        responseBody,
+        responseComplete: true,
+        durationMs: Date.now() - receivedAt,
+        error: null,
+        failure: undefined,
+      },
+      settings,
+    );
+    return recorder.append(record);
+  };
+}
+
+export async function startFloorTunnel(spec: { mode: FloorMode; tunnelHost: string; target: string; subdomain: string; medianKey: string }): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(spec.target);
-  const made = spec.mode === 'answer' ? { server: answeringServer(), close: () => undefined } : spec.mode === 'forward' ? forwardingServer(target) : spec.mode === 'relay' ? relayingServer(target) : undefined;
+  const storeDir = spec.mode === 'record' ? await mkdtemp(join(tmpdir(), 'median-dev-bench-floor-')) : undefined;
+  // As the daemon opens it: the key masked in every record.
+  const recorder = storeDir ? await openRecorder({ dataDir: storeDir, secrets: [spec.medianKey] }) : undefined;
+  const settings: RecordSettings = { limits: MEDIAN_CALL_LIMITS, recordBodyBytes: 1024 * 1024, endpointUrl: new URL('/api/median/tools', target).href };
+  const made =
+    spec.mode === 'answer'
+      ? { server: answeringServer(), close: () => undefined }
+      : spec.mode === 'forward'
+        ? forwardingServer(target)
+        : spec.mode === 'relay' || spec.mode === 'record'
+          ? relayingServer(target, recorder ? recordingWork(recorder, deriveToolSecret(spec.medianKey), settings) : undefined)
+          : undefined;
   const server = made?.server;
   if (server) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server?.address();
@@ -137,6 +207,8 @@ export async function startFloorTunnel(spec: { mode: FloorMode; tunnelHost: stri
       made?.close();
       server?.closeAllConnections();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      await recorder?.close();
+      if (storeDir) await rm(storeDir, { recursive: true, force: true });
     },
   };
 }

@@ -34,7 +34,7 @@ export type ServerSpec =
   /** The stock `localtunnel` npm client, tunnelling to `target` straight; its url is the tunnel's public URL. */
   | { role: 'stock-tunnel'; tunnelHost: string; target: string; subdomain: string }
   /** median-dev's tunnel with nothing but an answering server (or a pipe to the target) behind it: floor-tunnel.ts. */
-  | { role: 'floor-tunnel'; mode: FloorMode; tunnelHost: string; target: string; subdomain: string }
+  | { role: 'floor-tunnel'; mode: FloorMode; tunnelHost: string; target: string; subdomain: string; medianKey: string }
   /**
    * median-dev's tunnel into its recording proxy (records stored), as the
    * daemon wires them; `handOff: false` pipes each tunnel socket into a

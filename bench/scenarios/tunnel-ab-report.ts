@@ -33,6 +33,7 @@ const SIDE_LABELS: Record<Side, string> = {
   daemon: 'median-dev daemon (tunnel → recording proxy → dev server)',
   answer: "floor: median-dev's tunnel → Node's HTTP server answering itself (one termination, no forwarding, no recording)",
   relay: "floor: median-dev's tunnel → Node's HTTP server → the request written to a kept raw socket to the dev server, the answer's head split by hand and written back (one termination, no second client stack, no recording)",
+  record: "floor: the relay above doing the daemon's recording work with its own modules (signature, classification, the record built and judged, the real recorder's append, the answer held until written); no event, no printed line, no inspector",
   forward: "floor: median-dev's tunnel → Node's HTTP server → Node's HTTP client to the dev server (two terminations, no http-proxy-3, no recording)",
   pipe: "floor: median-dev's tunnel piped to the dev server (the transport alone)",
 };
@@ -85,7 +86,7 @@ function section(result: TunnelAbResult): string {
   return [
     `### ${result.label}`,
     '',
-    `Load average (1 min) ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} during these runs. ${result.rounds} rounds, each: ${result.warmup} warm-up + ${result.requests} calls at ${result.concurrency} in flight, then ${result.steadyCalls} at a steady ${result.rate}/s (open loop); stock and daemon take turns, then the two floors, each pair's order swapped each round. The daemon's RSS once synced: ${fmt(result.daemonStartRss.rssMiB, 1)} MiB (peak so far ${result.daemonStartRss.peakMiB === undefined ? '?' : fmt(result.daemonStartRss.peakMiB, 1)} MiB).`,
+    `Load average (1 min) ${fmt(Math.min(...loads))}–${fmt(Math.max(...loads))} during these runs. ${result.rounds} rounds, each: ${result.warmup} warm-up + ${result.requests} calls at ${result.concurrency} in flight, then ${result.steadyCalls} at a steady ${result.rate}/s (open loop); stock and daemon take turns, then the floors; both orders are reversed every other round. The daemon's RSS once synced: ${fmt(result.daemonStartRss.rssMiB, 1)} MiB (peak so far ${result.daemonStartRss.peakMiB === undefined ? '?' : fmt(result.daemonStartRss.peakMiB, 1)} MiB).`,
     '',
     '| goal | target | each round | median | |',
     '| --- | --- | --- | ---: | --- |',

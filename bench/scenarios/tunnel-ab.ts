@@ -19,12 +19,12 @@ import type { PreparedRequest } from '../signed-calls.js';
 import { newRunTag } from '../signed-calls.js';
 import { cpuSecondsOf } from '../soak/process-stats.js';
 import { runSteadyRate } from '../steady-rate.js';
-import type { FloorMode } from '../floor-tunnel.js';
+import { FLOOR_MODES, type FloorMode } from '../floor-tunnel.js';
 import { startTunnelWorld, type TunnelServerKind, type TunnelWorld } from './tunnel-world.js';
 
 /** The floors (bench/floor-tunnel.ts): median-dev's tunnel into a server that answers itself, relays, forwards, or piped to the dev server. */
 export type Side = 'stock' | 'daemon' | FloorMode;
-export const FLOORS: readonly FloorMode[] = ['answer', 'relay', 'forward', 'pipe'];
+export const FLOORS: readonly FloorMode[] = FLOOR_MODES;
 export const SIDES: readonly Side[] = ['stock', 'daemon', ...FLOORS];
 
 export interface ClosedRun {
@@ -127,14 +127,14 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
   const world = await startTunnelWorld({ server: options.server, tag: newRunTag(), startTimeoutMs: 60_000 });
   try {
     const daemonStartRss = await readProcessMemory(world.daemon.pid);
-    const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [], answer: [], relay: [], forward: [], pipe: [] };
+    const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
     const rssAlong: TunnelAbResult['rssAlong'] = [];
     const readRss = async (calls: number): Promise<void> => {
       const [daemon, stock] = await Promise.all([readProcessMemory(world.daemon.pid), readProcessMemory(world.stock.pid)]);
       rssAlong.push({ calls, daemon: { rssMiB: daemon.rssMiB, peakMiB: daemon.peakMiB }, stock: { rssMiB: stock.rssMiB, peakMiB: stock.peakMiB } });
       options.log(`  ${options.label} after ${calls} calls each: daemon RSS ${daemon.rssMiB.toFixed(1)} MiB (peak ${daemon.peakMiB?.toFixed(1)}), stock ${stock.rssMiB.toFixed(1)} MiB  load ${loadavg()[0]!.toFixed(2)}`);
     };
-    const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], forward: [], pipe: [] };
+    const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
     for (let round = 0; round < options.rounds; round += 1) {
       // Stock and daemon side by side, swapped each round; the floors after them, swapped too.
       const order: Side[] = round % 2 === 0 ? ['stock', 'daemon', ...FLOORS] : ['daemon', 'stock', ...[...FLOORS].reverse()];

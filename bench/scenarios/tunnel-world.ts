@@ -20,7 +20,7 @@ import { deriveToolSecret } from '../../src/median/index.js';
 import type { SocketReuse } from '../../src/tunnel-server/index.js';
 import { benchChildEnv } from '../child-env.js';
 import { forkServer, type ServerHandle } from '../server-handle.js';
-import type { FloorMode } from '../floor-tunnel.js';
+import { FLOOR_MODES, type FloorMode } from '../floor-tunnel.js';
 import { spawnSoakDaemon, type SoakDaemon } from '../soak/soak-daemon.js';
 import { CLI_ENTRY, EXAMPLE_ROUTE, ROUTE_PATH, loopbackPort } from '../soak/soak-world.js';
 
@@ -112,8 +112,8 @@ export async function startTunnelWorld(options: {
     const stock = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });
     cleanups.push(() => stock.stop());
     const floors = {} as TunnelWorld['floors'];
-    for (const mode of ['answer', 'relay', 'forward', 'pipe'] as const) {
-      const handle = await forkServer({ role: 'floor-tunnel', mode, tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `floor-${mode}-${options.tag}` });
+    for (const mode of FLOOR_MODES) {
+      const handle = await forkServer({ role: 'floor-tunnel', mode, tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `floor-${mode}-${options.tag}`, medianKey: emulator.key });
       cleanups.push(() => handle.stop());
       floors[mode] = { host: hostOf(handle.url, domain), handle };
     }
