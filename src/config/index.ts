@@ -21,5 +21,5 @@ export {
 } from './resolve-config.js';
 export { ignoreNewDataDir } from './ignore-data-dir.js';
 export { writeToolsUrl } from './env-file-writer.js';
-export { readSettledEnvFile } from './settled-env-file.js';
+export { readSettledEnvFile, settleEnvFileEarly, type EnvFileSnapshot } from './settled-env-file.js';
 export { resolveTunnelSettings, DEFAULT_NGROK_API, type TunnelFlags, type TunnelSettings } from './tunnel-config.js';

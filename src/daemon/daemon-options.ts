@@ -1,4 +1,4 @@
-import type { StartConfig } from '../config/index.js';
+import type { EnvFileSnapshot, StartConfig } from '../config/index.js';
 import type { ControlCommand, DaemonEvent, DaemonSnapshot } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
@@ -38,6 +38,13 @@ export interface DaemonOptions {
    * reload wait, and the dev-server target finder's looks and fallbacks.
    */
   clock?: Clock;
+  /**
+   * The env file's settled read, begun by the CLI as soon as it knew the
+   * config (settleEnvFileEarly), while the daemon's modules load and the
+   * tunnel registers: the env file is written the moment the tunnel opens.
+   * Left out, the daemon begins it itself as it starts.
+   */
+  settledEnvFile?: Promise<EnvFileSnapshot | undefined>;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;
 }

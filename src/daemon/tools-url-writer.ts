@@ -1,4 +1,5 @@
-import { updateProjectState, writeToolsUrl } from '../config/index.js';
+import { updateProjectState, writeToolsUrl, type EnvFileSnapshot } from '../config/index.js';
+import type { Clock } from '../shared/clock.js';
 import type { NewDaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { EnvVars } from './env-vars.js';
@@ -9,6 +10,14 @@ export interface ToolsUrlWriterOptions {
   vars: EnvVars;
   emit(event: NewDaemonEvent): void;
   logger: Logger;
+  /**
+   * The env file's settled read, begun before the URL was known (as soon as
+   * the config was: settleEnvFileEarly): the first write, when the file is
+   * untouched since, waits for no settle of its own.
+   */
+  settled?: Promise<EnvFileSnapshot | undefined> | undefined;
+  /** What the env file's settle waits on; real time when left out. */
+  settleClock?: Clock;
 }
 
 /** Step 1 of a URL change (SPEC §2.1): MEDIAN_TOOLS_URL in the env file. */
@@ -25,12 +34,17 @@ export interface ToolsUrlWriter {
 export function createToolsUrlWriter(options: ToolsUrlWriterOptions): ToolsUrlWriter {
   const { envFile, emit, logger } = options;
   let current: string | undefined;
+  let settled = options.settled;
   return {
     current: () => current,
     async write(url) {
       if (url === current) return;
       current = url;
-      if (envFile && (await writeToolsUrl(envFile, url, { stagingDir: options.dataDir }))) options.vars.set({ ...options.vars.get(), MEDIAN_TOOLS_URL: url });
+      // The early settled read serves the first write only: a later one would find the file changed by it anyway.
+      const since = settled;
+      settled = undefined;
+      const writeOptions = { stagingDir: options.dataDir, settled: since, ...(options.settleClock ? { clock: options.settleClock } : {}) };
+      if (envFile && (await writeToolsUrl(envFile, url, writeOptions))) options.vars.set({ ...options.vars.get(), MEDIAN_TOOLS_URL: url });
       emit({ event: 'tools-url', url, envFile });
       // The data dir knows the URL in use even before Median does: `median-dev sync` asks for it.
       await updateProjectState(options.dataDir, { toolsUrl: url }).catch((error: unknown) =>

@@ -1,3 +1,4 @@
+import { settleEnvFileEarly } from '../config/index.js';
 import { keySourceLabel } from './key-source.js';
 import { describeDiagnosticsAnswer, keyFingerprint, secretsToMask } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
@@ -61,7 +62,8 @@ export function wireDispatch(ctx: DaemonContext, { recorder, proxy, target, targ
   const report = (fact: DaemonFact) => void dispatch(fact);
   const vars = createEnvVars(ctx.fileVars);
   const keys = createKeyRotation({ config, vars, emit, report, logger, clock: options.clock });
-  const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger });
+  const settled = options.settledEnvFile ?? (config.envFile ? settleEnvFileEarly(config.envFile) : undefined);
+  const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger, settled });
   const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch, target: () => (target.phase() === 'finding' ? undefined : target.current()), clock: options.clock });
   ctx.running.child = () => child.close();
   const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current(), clock: options.clock });

@@ -1,4 +1,5 @@
 import { resolveStartConfig, type StartConfig, type StartFlags } from '../../config/resolve-config.js';
+import { settleEnvFileEarly } from '../../config/settled-env-file.js';
 import { keyFingerprint, secretsToMask } from '../../median/key.js';
 import { errorCode } from '../../shared/errors.js';
 import { configKeySource } from '../../daemon/key-source.js';
@@ -42,6 +43,8 @@ export async function runStart(command: string[], options: Record<string, unknow
   const loadingDaemon = import('../../daemon/start-daemon.js');
   loadingDaemon.catch(() => undefined); // awaited below; a config error must not leave it unhandled
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
+  // The env file's settle (two reads 40 ms apart) runs now, beside the daemon's load and the tunnel's registration, not after the tunnel opened.
+  const settledEnvFile = config.envFile ? settleEnvFileEarly(config.envFile) : undefined;
   io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret, ngrokAuthtoken: config.ngrokAuthtoken }));
   // A malformed key would fail every connect and signature check: say so now, with the docs' message.
   assertKeyShape(config);
@@ -51,7 +54,7 @@ export async function runStart(command: string[], options: Record<string, unknow
   const baseEnv = flags.medianApi === undefined ? io.env : { ...io.env, MEDIAN_API_URL: config.medianApi };
   const { startDaemon } = await loadingDaemon;
   const startWith = (startConfig: Readonly<StartConfig>) =>
-    startDaemon({ config: startConfig, childCommand: command, baseEnv, version: VERSION, logger, pid: io.pid, ...testKnobs(io.env) });
+    startDaemon({ config: startConfig, childCommand: command, baseEnv, version: VERSION, logger, pid: io.pid, ...(settledEnvFile ? { settledEnvFile } : {}), ...testKnobs(io.env) });
   const daemon = await startWith(config).catch((error: unknown) => {
     // Like Vite: the default port taken (another project's daemon) is no reason to stop; an explicit --port is.
     if (config.isPortExplicit || errorCode(error) !== 'proxy_port_in_use') throw error;
