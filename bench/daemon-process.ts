@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { binArgv } from './bin-node-args.js';
 
 export interface DaemonEventLine {
   event: string;
@@ -46,7 +47,7 @@ export async function startDaemonProcess(options: {
   const maxOtherEvents = options.maxOtherEvents ?? MAX_OTHER_EVENTS;
   const spawnedAtMs = performance.now();
   let firstEventAtMs: number | undefined;
-  const child: ChildProcess = spawn(process.execPath, [options.cliEntry, ...options.args], {
+  const child: ChildProcess = spawn(process.execPath, binArgv(options.cliEntry, options.args), {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -23,6 +23,7 @@ import { findFreePort } from '../src/shared/index.js';
 import { writeSection } from './benchmarks-file.js';
 import { describeMachine } from './machine.js';
 import { CLI_ENTRY } from './cli-entry.js';
+import { binArgv } from './bin-node-args.js';
 
 export const SAVED_CALLS_SECTION_HEADING = '## `median-dev test` on 1,000 saved calls';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
@@ -65,7 +66,7 @@ function savedCall(i: number): SavedCall {
 function runCli(argv: string[], cwd: string): Promise<{ code: number | null; ms: number; stdout: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, MEDIAN_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, binArgv(CLI, argv), { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, MEDIAN_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.once('error', reject);

@@ -10,6 +10,7 @@ import { benchChildEnv } from '../child-env.js';
 import { median } from '../percentiles.js';
 import { runTimed } from '../timed-process.js';
 import { CLI_ENTRY } from '../cli-entry.js';
+import { binArgv } from '../bin-node-args.js';
 
 export { CLI_ENTRY };
 
@@ -44,7 +45,7 @@ export async function runCallsCommand(options: { dataDir: string; cwd: string; r
     nodeStartup.push((await runTimed(process.execPath, ['-e', '0'], { cwd: options.cwd, env, timeoutMs })).wallMs);
     const run = await runTimed(
       process.execPath,
-      [CLI_ENTRY, 'calls', '--json', '--limit', '100', '--data-dir', options.dataDir, '--no-env-file'],
+      binArgv(CLI_ENTRY, ['calls', '--json', '--limit', '100', '--data-dir', options.dataDir, '--no-env-file']),
       { cwd: options.cwd, env, timeoutMs },
     );
     if (run.code !== 0) throw new Error(`median-dev calls exited ${run.code}: ${run.stderr.slice(0, 500)}`);

@@ -13,6 +13,7 @@ import { createCallStore } from '../../src/recorder/index.js';
 import { benchChildEnv } from '../child-env.js';
 import { median } from '../percentiles.js';
 import { runTimed } from '../timed-process.js';
+import { binArgv } from '../bin-node-args.js';
 import { CLI_ENTRY } from './calls-command.js';
 import { runRecorderAppends } from './recorder-appends.js';
 
@@ -39,7 +40,7 @@ export async function runShowLookups(options: { root: string; records: number; r
   const oldest = all.at(-1)!;
   const env = benchChildEnv();
   const cli = async (args: string[]): Promise<number> => {
-    const run = await runTimed(process.execPath, [CLI_ENTRY, ...args, '--data-dir', dataDir, '--no-env-file'], { cwd, env, timeoutMs: 60_000 });
+    const run = await runTimed(process.execPath, binArgv(CLI_ENTRY, [...args, '--data-dir', dataDir, '--no-env-file']), { cwd, env, timeoutMs: 60_000 });
     if (run.code !== 0) throw new Error(`median-dev ${args[0]} exited ${run.code}: ${run.stderr.slice(0, 500)}`);
     return run.wallMs;
   };

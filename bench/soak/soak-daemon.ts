@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { isProcessGroupAlive } from '../../src/platform/index.js';
+import { binArgv } from '../bin-node-args.js';
 
 export interface DaemonEventLine {
   event: string;
@@ -63,7 +64,7 @@ function killGroups(pids: readonly number[]): number[] {
 }
 
 export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; nodeArgs?: string[] }): SoakDaemon {
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), options.cliEntry, ...options.args], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...binArgv(options.cliEntry, options.args)], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
