@@ -1,7 +1,13 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1 --liftoff-only
 // src/cli: the command line: argument parsing, output, prompts, exit codes. The only code that touches `process` (argv, env, streams, signals, exit).
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // This file is the only module that touches the process: argv, env, streams, signals, exit.
+// Node's options for the daemon's memory are on the first line and nowhere else (the bundle carries the line over; the
+// benches and `npm run demo` read it, bench/bin-node-args.ts). --max-semi-space-size=1: V8's young generation stays at
+// 1 MiB semi-spaces, where Node 20 grows them to 16 MiB under load (~40 MiB of RSS for garbage that dies young).
+// --liftoff-only: WebAssembly stays on V8's baseline compiler; our only wasm is undici's HTTP parser behind fetch (a
+// few Median API calls and route checks), and TurboFan compiling it held ~25 MiB for a moment at start-up. `env -S`
+// is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
 import { stopSignals } from '../platform/process-signals.js';
 import { runCli } from './run-cli.js';
 import type { CliIo } from './cli-io.js';

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { binArgv, binNodeArgs, nodeArgsOfShebang } from '../../../bench/bin-node-args.js';
+import { BUNDLED_CLI_PATH, CLI_PATH } from '../../helpers/cli-harness.js';
+import { useTempDir } from '../../helpers/e2e-world.js';
+
+const MAIN_SOURCE = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+const firstLine = (text: string): string => text.split('\n', 1)[0]!;
+
+describe("the bin's shebang carries node's options", () => {
+  it.each([
+    ['#!/usr/bin/env node', []],
+    ['#!/usr/bin/env -S node --max-semi-space-size=2 --liftoff-only', ['--max-semi-space-size=2', '--liftoff-only']],
+    ['#!/bin/sh', []],
+    ['// no shebang', []],
+  ])('%s', (line, args) => {
+    expect(nodeArgsOfShebang(line)).toEqual(args);
+  });
+
+  it('the builds keep the source line: a small young generation, no wasm TurboFan', async () => {
+    const source = firstLine(await readFile(MAIN_SOURCE, 'utf8'));
+    expect(firstLine(await readFile(CLI_PATH, 'utf8'))).toBe(source);
+    expect(firstLine(await readFile(BUNDLED_CLI_PATH, 'utf8'))).toBe(source);
+    expect(source.startsWith('#!/usr/bin/env -S node ')).toBe(true);
+    const args = binNodeArgs(BUNDLED_CLI_PATH);
+    expect(args.some((arg) => /^--max-semi-space-size=\d+$/.test(arg))).toBe(true);
+    expect(args).toContain('--liftoff-only');
+    expect(binArgv(BUNDLED_CLI_PATH, ['demo'])).toEqual([...args, BUNDLED_CLI_PATH, 'demo']);
+  });
+
+  // The kernel and env -S run it: what node got on its command line is what the benches add.
+  it.runIf(process.platform !== 'win32')('run as a file, node gets those options', async () => {
+    const dir = await useTempDir('median-dev-shebang-');
+    const preload = join(dir, 'print-exec-argv.cjs');
+    await writeFile(preload, 'process.stdout.write(JSON.stringify(process.execArgv)); process.exit(0);\n');
+    await chmod(BUNDLED_CLI_PATH, 0o755); // as npm does for a bin it installs
+    const child = spawn(BUNDLED_CLI_PATH, ['--version'], { env: { PATH: process.env.PATH, NODE_OPTIONS: `--require ${preload}` }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual(binNodeArgs(BUNDLED_CLI_PATH));
+  }, 20_000);
+});
