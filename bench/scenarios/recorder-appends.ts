@@ -1,8 +1,8 @@
 /**
  * Scenario 2: `count` realistic records appended to a real recorder (masking
  * on, as in the daemon) with at most `inFlight` appends outstanding; each
- * append resolves once its record is on disk (O_DSYNC write; see
- * src/recorder/segment-log.ts).
+ * append resolves once its record is written to the OS, the recorder's
+ * default durability (src/recorder/recorder.ts, background-sync.ts).
  */
 import { performance } from 'node:perf_hooks';
 import { openRecorder } from '../../src/recorder/index.js';
