@@ -96,6 +96,9 @@ function section(result: TunnelAbResult): string {
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...SIDES.filter((side) => result.closed[side].length > 0).map((side) => sideRow(result, side)),
     ...floorLines(result),
+    ...(result.failures.length === 0
+      ? []
+      : ['', `Calls that failed (reported, not counted as answered): ${result.failures.map((f) => `${f.run}: ${f.failed} of ${f.of} (${f.firstError})`).join('; ')}.`]),
     ...rssTable(result),
   ].join('\n');
 }

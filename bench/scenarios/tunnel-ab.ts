@@ -54,6 +54,8 @@ export interface TunnelAbResult extends Pick<TunnelAbOptions, 'label' | 'rounds'
   floorRatios: Record<FloorMode, { throughput: number[]; cpu: number[] }>;
   cpuRatios: number[];
   p99Added: number[];
+  /** Runs in which some calls failed (at most 1 % of a run, else the bench stops). */
+  failures: { run: string; failed: number; of: number; firstError: string }[];
   /** The daemon's RSS once synced (before any call) and its peak (VmHWM) then, MiB. */
   daemonStartRss: { rssMiB: number; peakMiB: number | undefined };
   /** The daemon's and the stock client's RSS after each round and, with `rssCalls`, after so many calls each (closed loop after the rounds). */
@@ -134,6 +136,18 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       rssAlong.push({ calls, daemon: { rssMiB: daemon.rssMiB, peakMiB: daemon.peakMiB }, stock: { rssMiB: stock.rssMiB, peakMiB: stock.peakMiB } });
       options.log(`  ${options.label} after ${calls} calls each: daemon RSS ${daemon.rssMiB.toFixed(1)} MiB (peak ${daemon.peakMiB?.toFixed(1)}), stock ${stock.rssMiB.toFixed(1)} MiB  load ${loadavg()[0]!.toFixed(2)}`);
     };
+    const failures: TunnelAbResult['failures'] = [];
+    /**
+     * A few failed calls under load (the tunnel server's 503 when it has no free
+     * tunnel socket for a moment, seen on either client) are reported with the
+     * results; more than 1 % of a run means something is broken, and stops the bench.
+     */
+    const noteFailures = (run: string, failed: number, of: number, firstError: string | undefined): void => {
+      if (failed === 0) return;
+      if (failed > of / 100) throw new Error(`${options.label}, ${run}: ${failed} of ${of} calls failed (${firstError}).`);
+      failures.push({ run, failed, of, firstError: firstError ?? '' });
+      options.log(`  ${options.label} ${run}: ${failed} of ${of} calls failed (${firstError}); reported, not counted as answered`);
+    };
     const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
     for (let round = 0; round < options.rounds; round += 1) {
       // Stock and daemon side by side, swapped each round; the floors after them, swapped too.
@@ -152,7 +166,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
           requestAt: (i) => calls[i]!,
           deadlineMs: 240_000,
         });
-        if (result.failed > 0) throw new Error(`${options.label}, ${side}: ${result.failed} of ${result.requests} requests failed (${result.firstError}).`);
+        noteFailures(`${side}, round ${round + 1}, closed loop`, result.failed, total, result.firstError);
         const after = await cpuUsOf(world, side);
         const latency = summarizeLatencies(result.latenciesMs);
         const run: ClosedRun = {
@@ -175,7 +189,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
         const load = loadavg()[0]!;
         const before = await cpuUsOf(world, side);
         const result = await runSteadyRate({ origin: world.tunnelServerUrl, rate: options.rate, count: options.steadyCalls, maxInFlight: 32, requestAt: (i) => calls[i]! });
-        if (result.failed > 0) throw new Error(`${options.label}, ${side} at ${options.rate}/s: ${result.failed} failed (${result.firstError}).`);
+        noteFailures(`${side}, round ${round + 1}, at ${options.rate}/s`, result.failed, options.steadyCalls, result.firstError);
         const after = await cpuUsOf(world, side);
         const latency = summarizeLatencies(result.latenciesMs);
         const run: SteadyRun = { cpuUsPerCall: (after.cpuUs - before.cpuUs) / options.steadyCalls, p50: latency.p50, p99: latency.p99, late: result.late, load };
@@ -193,7 +207,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
         for (const side of ['stock', 'daemon'] as const) {
           const calls = prepare(world, side, checkpoint - taken);
           const result = await runLoad({ origin: world.tunnelServerUrl, requests: calls.length, warmup: 0, concurrency: options.concurrency, recordLatencies: false, requestAt: (i) => calls[i]!, deadlineMs: 900_000 });
-          if (result.failed > 0) throw new Error(`${options.label}, ${side}: ${result.failed} of ${result.requests} failed on the way to ${checkpoint} calls (${result.firstError}).`);
+          noteFailures(`${side}, on the way to ${checkpoint} calls`, result.failed, calls.length, result.firstError);
         }
         taken = checkpoint;
         await readRss(checkpoint);
@@ -220,6 +234,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       cpuRatios: byRound(steady, (d, s) => d.cpuUsPerCall / s.cpuUsPerCall),
       p99Added: byRound(steady, (d, s) => d.p99 - s.p99),
       daemonStartRss: { rssMiB: daemonStartRss.rssMiB, peakMiB: daemonStartRss.peakMiB },
+      failures,
       rssAlong,
     };
   } finally {
