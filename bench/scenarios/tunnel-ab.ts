@@ -148,23 +148,34 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       failures.push({ run, failed, of, firstError: firstError ?? '' });
       options.log(`  ${options.label} ${run}: ${failed} of ${of} calls failed (${firstError}); reported, not counted as answered`);
     };
+    /** Runs a measurement again, once, with a new stock client when the tunnel server forgot the old one (every call 404). */
+    const againIfForgotten = async <R extends { result: { failed: number; firstError: string | undefined } }>(side: Side, run: () => Promise<R>): Promise<R> => {
+      const first = await run();
+      if (side !== 'stock' || first.result.failed === 0 || first.result.firstError !== 'status 404') return first;
+      options.log(`  ${options.label}: the tunnel server forgot the stock client (${first.result.failed} calls 404); a new one, same subdomain, and the run again`);
+      await world.restartStock();
+      return run();
+    };
     const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
     for (let round = 0; round < options.rounds; round += 1) {
       // Stock and daemon side by side, swapped each round; the floors after them, swapped too.
       const order: Side[] = round % 2 === 0 ? ['stock', 'daemon', ...FLOORS] : ['daemon', 'stock', ...[...FLOORS].reverse()];
       for (const side of order) {
         const total = options.warmup + options.requests;
-        await freshen(world, side);
-        const calls = prepare(world, side, total);
-        const load = loadavg()[0]!;
-        const before = await cpuUsOf(world, side);
-        const result = await runLoad({
-          origin: world.tunnelServerUrl,
-          requests: options.requests,
-          warmup: options.warmup,
-          concurrency: options.concurrency,
-          requestAt: (i) => calls[i]!,
-          deadlineMs: 240_000,
+        const { result, before, load } = await againIfForgotten(side, async () => {
+          await freshen(world, side);
+          const calls = prepare(world, side, total);
+          const load = loadavg()[0]!;
+          const before = await cpuUsOf(world, side);
+          const result = await runLoad({
+            origin: world.tunnelServerUrl,
+            requests: options.requests,
+            warmup: options.warmup,
+            concurrency: options.concurrency,
+            requestAt: (i) => calls[i]!,
+            deadlineMs: 240_000,
+          });
+          return { result, before, load };
         });
         noteFailures(`${side}, round ${round + 1}, closed loop`, result.failed, total, result.firstError);
         const after = await cpuUsOf(world, side);
@@ -184,11 +195,14 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
         );
       }
       for (const side of order) {
-        await freshen(world, side);
-        const calls = prepare(world, side, options.steadyCalls);
-        const load = loadavg()[0]!;
-        const before = await cpuUsOf(world, side);
-        const result = await runSteadyRate({ origin: world.tunnelServerUrl, rate: options.rate, count: options.steadyCalls, maxInFlight: 32, requestAt: (i) => calls[i]! });
+        const { result, before, load } = await againIfForgotten(side, async () => {
+          await freshen(world, side);
+          const calls = prepare(world, side, options.steadyCalls);
+          const load = loadavg()[0]!;
+          const before = await cpuUsOf(world, side);
+          const result = await runSteadyRate({ origin: world.tunnelServerUrl, rate: options.rate, count: options.steadyCalls, maxInFlight: 32, requestAt: (i) => calls[i]! });
+          return { result, before, load };
+        });
         noteFailures(`${side}, round ${round + 1}, at ${options.rate}/s`, result.failed, options.steadyCalls, result.firstError);
         const after = await cpuUsOf(world, side);
         const latency = summarizeLatencies(result.latenciesMs);
@@ -205,8 +219,11 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       const checkpoints = [10_000, ...Array.from({ length: Math.floor(options.rssCalls / 25_000) }, (_, i) => (i + 1) * 25_000)].filter((n) => n > taken && n <= options.rssCalls!);
       for (const checkpoint of checkpoints) {
         for (const side of ['stock', 'daemon'] as const) {
-          const calls = prepare(world, side, checkpoint - taken);
-          const result = await runLoad({ origin: world.tunnelServerUrl, requests: calls.length, warmup: 0, concurrency: options.concurrency, recordLatencies: false, requestAt: (i) => calls[i]!, deadlineMs: 900_000 });
+          const { result, calls } = await againIfForgotten(side, async () => {
+            const calls = prepare(world, side, checkpoint - taken);
+            const result = await runLoad({ origin: world.tunnelServerUrl, requests: calls.length, warmup: 0, concurrency: options.concurrency, recordLatencies: false, requestAt: (i) => calls[i]!, deadlineMs: 900_000 });
+            return { result, calls };
+          });
           noteFailures(`${side}, on the way to ${checkpoint} calls`, result.failed, calls.length, result.firstError);
         }
         taken = checkpoint;

@@ -35,6 +35,14 @@ export interface TunnelWorld {
   daemonHost: string;
   stockHost: string;
   stock: ServerHandle;
+  /**
+   * Starts the stock client again, same subdomain, after the tunnel server
+   * forgot it (all its sockets closed at once, e.g. when the dev server's
+   * keep-alive timeout closed their local ends while it sat idle): the
+   * localtunnel 2.0.2 client never registers again by itself, and answers
+   * 404 from then on.
+   */
+  restartStock(): Promise<void>;
   /** The floors (bench/floor-tunnel.ts), each its own process on the same tunnel server: their Host headers and handles. */
   floors: Record<FloorMode, { host: string; handle: ServerHandle }>;
   /** The tool signing secret the daemon checks (derived from the emulator's key). */
@@ -117,7 +125,7 @@ export async function startTunnelWorld(options: {
       cleanups.push(() => handle.stop());
       floors[mode] = { host: hostOf(handle.url, domain), handle };
     }
-    return {
+    const world: TunnelWorld = {
       floors,
       tunnelServerUrl: `http://127.0.0.1:${tunnelPort}`,
       daemon,
@@ -126,8 +134,16 @@ export async function startTunnelWorld(options: {
       stock,
       secret: deriveToolSecret(emulator.key),
       routePath: ROUTE_PATH,
+      async restartStock() {
+        await world.stock.stop();
+        const again = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });
+        cleanups.push(() => again.stop());
+        world.stock = again;
+        world.stockHost = hostOf(again.url, domain);
+      },
       close,
     };
+    return world;
   } catch (error) {
     await close();
     throw error;
