@@ -148,12 +148,19 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       failures.push({ run, failed, of, firstError: firstError ?? '' });
       options.log(`  ${options.label} ${run}: ${failed} of ${of} calls failed (${firstError}); reported, not counted as answered`);
     };
-    /** Runs a measurement again, once, with a new stock client when the tunnel server forgot the old one (every call 404). */
+    /**
+     * Runs a measurement again, once, with a new stock client when calls
+     * through the old one failed: after sitting idle while the others ran, the
+     * localtunnel 2.0.2 client was seen forgotten by the tunnel server (every
+     * call 404; it never registers again) or with every tunnel socket dead
+     * (every call 408).
+     */
     const againIfForgotten = async <R extends { result: { failed: number; firstError: string | undefined } }>(side: Side, run: () => Promise<R>): Promise<R> => {
       const first = await run();
-      if (side !== 'stock' || first.result.failed === 0 || first.result.firstError !== 'status 404') return first;
-      options.log(`  ${options.label}: the tunnel server forgot the stock client (${first.result.failed} calls 404); a new one, same subdomain, and the run again`);
+      if (side !== 'stock' || first.result.failed === 0) return first;
+      options.log(`  ${options.label}: the stock client's tunnel failed ${first.result.failed} calls (${first.result.firstError}); a new one, same subdomain, and the run again`);
       await world.restartStock();
+      await freshen(world, side);
       return run();
     };
     const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
@@ -220,6 +227,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       for (const checkpoint of checkpoints) {
         for (const side of ['stock', 'daemon'] as const) {
           const { result, calls } = await againIfForgotten(side, async () => {
+            await freshen(world, side);
             const calls = prepare(world, side, checkpoint - taken);
             const result = await runLoad({ origin: world.tunnelServerUrl, requests: calls.length, warmup: 0, concurrency: options.concurrency, recordLatencies: false, requestAt: (i) => calls[i]!, deadlineMs: 900_000 });
             return { result, calls };
