@@ -3,7 +3,7 @@ import type { TuiWiring } from './attach-tui.js';
 import { useColor, writeLine, type CliIo } from './cli-io.js';
 import { eventToJsonLine, eventToLogLine } from './format-event.js';
 import { createStyle } from './terminal-style.js';
-import { cliCommandLine, pastableFlags } from './command-line.js';
+import { cliCommandLine, pastableFlags, pastableText } from './command-line.js';
 import { crashDaemonOnCall } from './crash-knobs.js';
 
 /**
@@ -25,7 +25,8 @@ export async function runDaemonInForeground(
         return;
       }
       const line = eventToLogLine(event, style);
-      if (line !== undefined) writeLine(io.stdout, line);
+      // Hints such as `median-dev inspect` name how the user runs us and this data dir's flags, so they paste as printed.
+      if (line !== undefined) writeLine(io.stdout, pastableText(line, io, mode.config));
     };
     for (const event of initialEvents(daemon)) print(event);
     daemon.events.on(print);

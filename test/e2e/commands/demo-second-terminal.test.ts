@@ -5,6 +5,7 @@ import type { CallRecord } from '../../../src/median/index.js';
 import { runCliInProcess, spawnCli } from '../../helpers/cli-harness.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { connectToDaemon } from '../../../src/control/index.js';
+import { pasteCommand } from '../../helpers/paste-command.js';
 
 describe('the demo, from a second terminal', () => {
   it('writes its throwaway key to its own env file (0600) and prints a one-liner that works from another terminal', async () => {
@@ -46,5 +47,21 @@ describe('the demo, from a second terminal', () => {
     const doctor = await runCliInProcess(['doctor', '--json', '--data-dir', dataDir, '--env', join(dataDir, 'demo.env')], { env: {}, cwd: dataDir });
     const checks = (JSON.parse(doctor.stdout) as { checks: Array<{ check: string; message: string }> }).checks;
     expect(checks.find((c) => c.check === 'key')?.message).toContain(`, from ${keySource})`);
+  }, 40_000);
+
+  it("prints the inspector's `inspect` hint as a command that works pasted into another terminal", async () => {
+    const dataDir = await useTempDir('median-dev-demo-hint-');
+    const demo = spawnCli(['demo', '--no-tui', '--inspector-port', '0', '--data-dir', dataDir], { cwd: dataDir });
+    await vi.waitFor(() => expect(demo.stdout()).toContain('makes another'), { timeout: 15_000, interval: 50 });
+    const line = demo.stdout().split('\n').find((l) => l.includes('makes another'))!;
+    const hint = /`([^`]+ inspect[^`]*)`/.exec(line)?.[1];
+    // How this demo was run (not a bare median-dev, which a clone has no bin for) and its own data dir and env file.
+    expect(hint).toMatch(/^node \S+ inspect --data-dir /);
+    expect(hint).toContain(`--env ${join(dataDir, 'demo.env')}`);
+    // As printed; BROWSER=false stands for a terminal whose browser cannot start, so the link is printed.
+    const pasted = await pasteCommand(`BROWSER=false ${hint!}`, dataDir);
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stdout).toContain('/session?token=');
+    expect(await demo.stop('SIGINT')).toBe(0);
   }, 40_000);
 });
