@@ -29,6 +29,8 @@ export interface StopOutcome {
 
 export interface SoakDaemon {
   pid: number;
+  /** What the CLI was spawned with after `node`: the bin's shebang options, the entry, the arguments. */
+  nodeArgv: readonly string[];
   /** The kept events (not `call`, not `output`), in order. */
   events(): readonly DaemonEventLine[];
   callEvents(): number;
@@ -64,7 +66,8 @@ function killGroups(pids: readonly number[]): number[] {
 }
 
 export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; nodeArgs?: string[] }): SoakDaemon {
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...binArgv(options.cliEntry, options.args)], {
+  const nodeArgv = [...(options.nodeArgs ?? []), ...binArgv(options.cliEntry, options.args)];
+  const child: ChildProcess = spawn(process.execPath, nodeArgv, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -174,6 +177,7 @@ export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd
 
   return {
     pid: child.pid,
+    nodeArgv,
     events: () => kept,
     callEvents: () => calls,
     hasCallEvent: (id) => callIds.has(id),

@@ -73,7 +73,7 @@ export function formatSoakReport(r: SoakResult): string {
     `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, Node ${m.node}, ${m.os}. 1-minute load average before the run: ${m.loadAverage}.`,
     '',
     'What runs, all on 127.0.0.1: the loopback localtunnel-compatible server and the Median emulator in the soak process; the real',
-    'built CLI as a child process,',
+    "built CLI as a child process, run as the package's bin runs it (the node options of its shebang line, bench/bin-node-args.ts),",
     '',
     `    ${r.commandLine}`,
     '',

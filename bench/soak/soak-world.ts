@@ -10,12 +10,13 @@ import { existsSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { deriveToolSecret } from '../../src/median/index.js';
 import { startTunnelServer, type TunnelServer } from '../../src/tunnel-server/index.js';
 import { benchChildEnv } from '../child-env.js';
+import { soakCommandLine } from './soak-command-line.js';
 import { spawnSoakDaemon, type DaemonEventLine, type SoakDaemon } from './soak-daemon.js';
 import { CLI_ENTRY, REPO_ROOT } from '../cli-entry.js';
 
@@ -34,7 +35,7 @@ export interface SoakWorld {
   secret: Uint8Array;
   /** The first `endpoint` `synced` event. */
   firstSync: DaemonEventLine;
-  /** The CLI's argv, for the report. */
+  /** The CLI's command line as spawned (bin options, entry, arguments, NODE_OPTIONS), for the report. */
   commandLine: string;
   close(): Promise<void>;
   /** Synchronous last resort: kill every process and remove the folder. */
@@ -105,6 +106,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
       '--', process.execPath, EXAMPLE_ROUTE,
     ];
     const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : '';
+    const nodeOptions = `${inherited}--import ${OFFLINE_DNS_PRELOAD}`;
     daemon = spawnSoakDaemon({
       cliEntry: CLI_ENTRY,
       args,
@@ -113,7 +115,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
         PORT: String(routePort),
         HOST: '127.0.0.1',
         MEDIAN_API_URL: emulator.url,
-        NODE_OPTIONS: `${inherited}--import ${OFFLINE_DNS_PRELOAD}`,
+        NODE_OPTIONS: nodeOptions,
         MEDIAN_DEV_SOAK_OFFLINE_DOMAIN: tunnelServer.domain,
       }),
     });
@@ -125,10 +127,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
       }
     });
     const firstSync = await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
-    const commandLine = `node ${relative(REPO_ROOT, CLI_ENTRY)} ${args
-      .map((arg) => (arg === process.execPath ? 'node' : arg.startsWith(root) ? `<tmp>${arg.slice(root.length)}` : arg.replace(/127\.0\.0\.1:\d+/, '127.0.0.1:<port>')))
-      .join(' ')
-      .replace(EXAMPLE_ROUTE, 'dist/examples/tools-route/server.js')}`;
+    const commandLine = soakCommandLine({ nodeArgv: daemon.nodeArgv, env: { NODE_OPTIONS: nodeOptions }, repoRoot: REPO_ROOT, tmpRoot: root, nodePath: process.execPath });
     return {
       root,
       dataDir,
