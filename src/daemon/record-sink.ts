@@ -5,7 +5,13 @@ import type { NewDaemonEvent } from '../events/index.js';
 
 /**
  * Where the proxy's records go: stored (masked) first, then announced as a
- * `call` event, so a record is durable once its event is out. A failing
+ * `call` event, so a record is durable once its event is out. The returned
+ * promise settles once the record is stored, and the proxy lets the
+ * answer's end go then; the `call` events of what was stored meanwhile are
+ * emitted together on the next turn (setImmediate), after those answers
+ * left: the event's listeners (the `--json` line's write, the hub, the
+ * control channel, the inspector) are not between a stored record and its
+ * caller's answer. A failing
  * store is reported once (and its recovery once); the call is announced
  * anyway, from memory (masked all the same), and traffic keeps flowing.
  *
@@ -22,6 +28,16 @@ export function createRecordSink(
   let isFailing = false;
   /** The last connect record and its outcome: the next with the same outcome repeats it. */
   let last: { key: string; record: CallRecord } | undefined;
+  /** Stored records whose `call` event is due on the next turn, in the order they were stored. */
+  let toAnnounce: CallRecord[] = [];
+  const announce = (): void => {
+    const stored = toAnnounce;
+    toAnnounce = [];
+    for (const record of stored) emitCall(record);
+  };
+  const emitCallSoon = (stored: CallRecord): void => {
+    if (toAnnounce.push(stored) === 1) setImmediate(announce);
+  };
   return async (record) => {
     const key = repeatKeyOf(record);
     if (key !== undefined) {
@@ -36,7 +52,7 @@ export function createRecordSink(
         } catch {
           // Not stored: the count lives on in memory and in the event; the next record that stores says whether the disk is back.
         }
-        emitCall(stored);
+        emitCallSoon(stored);
         return;
       }
     }
@@ -56,7 +72,7 @@ export function createRecordSink(
         emit({ event: 'recording', state: 'failing', message: error instanceof Error ? error.message : String(error) });
       }
     }
-    emitCall(stored);
+    emitCallSoon(stored);
   };
 
   function emitCall(stored: CallRecord): void {

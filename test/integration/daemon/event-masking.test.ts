@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEventMasker } from '../../../src/daemon/event-masker.js';
 import { createRecordSink } from '../../../src/daemon/record-sink.js';
 import { openRecorder } from '../../../src/recorder/index.js';
@@ -47,7 +47,8 @@ describe('what the daemon reports holds no key', () => {
     const record = makeRecord({ request: { method: 'GET', path: '/api/median', headers: { authorization: `Bearer ${KEY}` }, body: KEY } });
     await sink(record);
 
-    expect(events.map((e) => e.event)).toEqual(['recording', 'call']);
+    // The call event comes on the next turn (after the answer's end was let go): test/integration/daemon/record-sink.test.ts.
+    await vi.waitFor(() => expect(events.map((e) => e.event)).toEqual(['recording', 'call']));
     const call = events[1] as Extract<DaemonEvent, { event: 'call' }>;
     expect(call.record?.id).toBe(record.id);
     expect(JSON.stringify(events)).not.toContain(KEY);
