@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { isCallRecord, isRepeatLine } from '../median/record-shape.js';
 import { withRepeats, type CallRecord, type RepeatLine } from '../median/call-record.js';
 import type { VerdictKind } from '../median/verdict-types.js';
 import { UserError, errorCode } from '../shared/errors.js';
 import { jsonNeedle, matchesText } from './record-text.js';
+import { parseSegmentLine } from './call-index-file.js';
 import { IndexMismatchError, openIndexedLookup, type IndexedLookup } from './call-index-reader.js';
 import { createCallPicker } from './call-picker.js';
-import { findIndexed, getIndexed, replaysIndexed } from './indexed-queries.js';
+import { findIndexed, getIndexed, replaysIndexed, type Found } from './indexed-queries.js';
+import { notFound, pickedOf } from './picked-call.js';
 import { createReceivedOrder, timesOf, type LineVerdict } from './received-order.js';
 import { REPEAT_LINE_START, callsDirOf, listSegments, readLinesBackward, scanSegment } from './segment-files.js';
 
@@ -36,6 +37,8 @@ export interface CallQuery {
  * process while the daemon writes: it sees every record whose line is
  * complete and skips a line still being written or torn by a crash.
  */
+export type { CallCandidate } from './picked-call.js';
+
 export interface CallStore {
   /** Records, most recently recorded first (or received first: `order`). */
   list(query?: CallQuery): Promise<CallRecord[]>;
@@ -48,6 +51,12 @@ export interface CallStore {
    * with `details.candidates`.
    */
   findByToolCallId(idOrPrefix: string): Promise<CallRecord>;
+  /**
+   * `findByToolCallId`, then `replaysOf` the record found, through one read
+   * of the call index (what `show` needs): the same answers and errors as
+   * the two calls.
+   */
+  findWithReplays(idOrPrefix: string): Promise<{ record: CallRecord; replays: CallRecord[] }>;
   get(recordId: string): Promise<CallRecord | undefined>;
   /** The replays of a record (`replayOf` is its id), oldest first. */
   replaysOf(recordId: string): Promise<CallRecord[]>;
@@ -57,7 +66,7 @@ export interface CallStore {
   count(): Promise<number>;
   /**
    * Lines this store skipped so far because they are not a call record
-   * (not JSON, or fields of the wrong type: see `isCallRecord`). Each
+   * (not JSON, or fields of the wrong type: see `isCallRecord` in src/median/record-shape.ts). Each
    * distinct line is counted once, however often it is read.
    */
   skippedLines(): number;
@@ -73,35 +82,7 @@ export interface CallStore {
   lastLookupLinesRead(): number;
 }
 
-export interface CallCandidate {
-  id: string;
-  toolCallId: string;
-  tool: string | null;
-  receivedAt: string;
-}
-
 const MAX_CANDIDATES = 20;
-
-function parseRepeatLine(line: Buffer): RepeatLine | undefined {
-  try {
-    const value = JSON.parse(line.toString('utf8')) as unknown;
-    return isRepeatLine(value) ? value : undefined;
-  } catch {
-    return undefined; // A torn repeat line: that count is lost, the record stays.
-  }
-}
-
-function parseLine(line: Buffer): CallRecord | undefined {
-  try {
-    const value = JSON.parse(line.toString('utf8')) as unknown;
-    if (isCallRecord(value)) return value;
-  } catch {
-    /* A corrupt line (there should be none: torn ones are skipped earlier) is left out, and counted. */
-  }
-  return undefined;
-}
-
-const candidateOf = (record: CallRecord): CallCandidate => ({ id: record.id, toolCallId: record.toolCallId, tool: record.tool, receivedAt: record.receivedAt });
 
 export function createCallStore(dataDir: string): CallStore {
   const callsDir = callsDirOf(dataDir);
@@ -139,7 +120,9 @@ export function createCallStore(dataDir: string): CallStore {
     for await (const line of linesNewestFirst()) {
       linesScanned += 1;
       if (line.subarray(0, REPEAT_LINE_START.length).equals(REPEAT_LINE_START)) {
-        const repeat = parseRepeatLine(line);
+        // A torn repeat line (not one) is passed over: that count is lost, the record stays.
+        const parsed = parseSegmentLine(line);
+        const repeat = parsed?.kind === 'repeat' ? parsed.repeat : undefined;
         if (repeat && !repeats.has(repeat.repeatOf)) repeats.set(repeat.repeatOf, repeat);
         continue;
       }
@@ -147,7 +130,9 @@ export function createCallStore(dataDir: string): CallStore {
       const judged = judge?.(line);
       if (judged === 'past') return;
       if (judged === 'skip') continue;
-      const record = parseLine(line);
+      const parsed = parseSegmentLine(line);
+      // A line that is not a record (there should be none: torn ones are skipped earlier) is left out, and counted.
+      const record = parsed?.kind === 'call' ? parsed.record : undefined;
       if (!record) {
         noteSkipped(line);
         continue;
@@ -177,13 +162,22 @@ export function createCallStore(dataDir: string): CallStore {
   }
 
   /** `findByToolCallId` by reading every segment, newest first. */
-  async function findByScan(wanted: string): Promise<{ record: CallRecord } | { candidates: CallRecord[]; total: number }> {
+  async function findByScan(wanted: string): Promise<Found> {
     const picker = createCallPicker<CallRecord>(wanted);
     for await (const record of recordsNewestFirst([jsonNeedle(wanted)])) {
       if (picker.offer(record)) break;
     }
     const picked = picker.result();
     return 'only' in picked ? { record: picked.only } : { candidates: picked.distinct.slice(0, MAX_CANDIDATES), total: picked.distinct.length };
+  }
+
+  /** `replaysOf` by reading every segment, newest first. */
+  async function replaysByScan(recordId: string): Promise<CallRecord[]> {
+    const replays: CallRecord[] = [];
+    for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
+      if (record.replayOf === recordId) replays.push(record);
+    }
+    return replays.reverse();
   }
 
   return {
@@ -219,33 +213,34 @@ export function createCallStore(dataDir: string): CallStore {
     async findByToolCallId(idOrPrefix) {
       const wanted = idOrPrefix.trim();
       if (wanted === '') throw notFound(idOrPrefix);
-      const found = await throughIndex(
-        (lookup) => findIndexed(lookup, jsonNeedle, wanted, MAX_CANDIDATES),
-        () => findByScan(wanted),
+      return pickedOf(
+        wanted,
+        await throughIndex(
+          (lookup) => findIndexed(lookup, jsonNeedle, wanted, MAX_CANDIDATES),
+          () => findByScan(wanted),
+        ),
       );
-      if ('record' in found) return found.record;
-      if (found.total === 0) throw notFound(wanted);
-      const candidates = found.candidates.map(candidateOf);
-      throw new UserError(
-        'call_ambiguous',
-        `"${wanted}" matches ${found.total} recorded calls: ${candidates
-          .slice(0, 5)
-          .map((c) => c.toolCallId || c.id)
-          .join(', ')}${found.total > 5 ? ', …' : ''}.`,
-        { hint: 'Type more of the toolCallId, or use the record id (rec_…).', details: { candidates, total: found.total } },
+    },
+
+    async findWithReplays(idOrPrefix) {
+      const wanted = idOrPrefix.trim();
+      if (wanted === '') throw notFound(idOrPrefix);
+      return throughIndex(
+        async (lookup) => {
+          const record = pickedOf(wanted, await findIndexed(lookup, jsonNeedle, wanted, MAX_CANDIDATES));
+          return { record, replays: await replaysIndexed(lookup, jsonNeedle, record.id) };
+        },
+        async () => {
+          const record = pickedOf(wanted, await findByScan(wanted));
+          return { record, replays: await replaysByScan(record.id) };
+        },
       );
     },
 
     replaysOf(recordId) {
       return throughIndex(
         (lookup) => replaysIndexed(lookup, jsonNeedle, recordId),
-        async () => {
-          const replays: CallRecord[] = [];
-          for await (const record of recordsNewestFirst([jsonNeedle(recordId)])) {
-            if (record.replayOf === recordId) replays.push(record);
-          }
-          return replays.reverse();
-        },
+        () => replaysByScan(recordId),
       );
     },
 
@@ -290,10 +285,4 @@ export function createCallStore(dataDir: string): CallStore {
       return total;
     },
   };
-}
-
-function notFound(id: string): UserError {
-  return new UserError('call_not_found', `No recorded call has the toolCallId or record id "${id}".`, {
-    hint: 'Run `median-dev calls` to see the recorded calls and their ids.',
-  });
 }

@@ -1,4 +1,4 @@
-import { readdir, type FileHandle } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { isNotRegularFileError, openRegularFile } from '../shared/regular-file.js';
 import { join } from 'node:path';
 
@@ -171,12 +171,17 @@ export async function* readLinesBackward(path: string, chunkBytes = READ_CHUNK_B
   }
 }
 
+/** What readLinesForward reads from: a FileHandle, or a file read another way (call-index-reader.ts reads without the thread pool). */
+export interface PositionalReader {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
+
 /**
  * The complete lines of an open segment between two offsets, first to last,
  * each with the offset it starts at; a last fragment without its newline
  * (torn, or being written) is left out.
  */
-export async function* readLinesForward(handle: FileHandle, from: number, to: number, chunkBytes = 1024 * 1024): AsyncGenerator<{ line: Buffer; offset: number }> {
+export async function* readLinesForward(handle: PositionalReader, from: number, to: number, chunkBytes = 1024 * 1024): AsyncGenerator<{ line: Buffer; offset: number }> {
   let position = from;
   let carry: Buffer | undefined;
   while (position < to) {

@@ -18,7 +18,12 @@ export async function runShow(id: string, options: Record<string, unknown>, io: 
   const config = await loadConfig(options, io);
   const store = createCallStore(config.dataDir);
   // A toolCallId names the call the agent made (the original); a replay is named by its record id.
-  const record = await store.findByToolCallId(id).finally(() => saySkippedLines(store, config.dataDir, io));
+  // Shown as it is, with its replays: both found in one read of the call index.
+  const isPlain = options.curl !== true && options.diff !== true;
+  const found = await (isPlain ? store.findWithReplays(id) : store.findByToolCallId(id).then((record) => ({ record, replays: [] }))).finally(() =>
+    saySkippedLines(store, config.dataDir, io),
+  );
+  const { record } = found;
   if (options.curl === true) {
     if (!config.medianKey && !config.toolSecret) {
       throw new UserError('missing_key', 'A curl command has to be signed, and no MEDIAN_KEY is set.', {
@@ -36,7 +41,7 @@ export async function runShow(id: string, options: Record<string, unknown>, io: 
     else writeLine(io.stdout, diff.text);
     return;
   }
-  const replays = record.kind === 'tool-call' ? (await store.replaysOf(record.id)).map((r) => summarizeReplay(record, r)) : [];
+  const replays = record.kind === 'tool-call' ? found.replays.map((r) => summarizeReplay(record, r)) : [];
   if (config.json) {
     writeJson(io, replays.length > 0 ? { ...record, replays } : record);
     return;
