@@ -152,12 +152,21 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
   const maxSockets = options.maxSockets ?? 256;
   /** Our open connections to the target, from our end to theirs (connectionKey). */
   const ownConnections = new Set<string>();
+  /** How many of them start at each local port: a caller whose port is none of these is not one of ours, without building its key. */
+  const ownLocalPorts = new Map<number, number>();
   const track = (socket: Socket): void => {
     const note = () => {
       const key = connectionKey(socket.localAddress, socket.localPort, socket.remoteAddress, socket.remotePort);
       if (key === undefined) return;
+      const port = socket.localPort!;
       ownConnections.add(key);
-      socket.once('close', () => ownConnections.delete(key));
+      ownLocalPorts.set(port, (ownLocalPorts.get(port) ?? 0) + 1);
+      socket.once('close', () => {
+        ownConnections.delete(key);
+        const left = (ownLocalPorts.get(port) ?? 1) - 1;
+        if (left > 0) ownLocalPorts.set(port, left);
+        else ownLocalPorts.delete(port);
+      });
     };
     if (socket.localPort !== undefined) note();
     else socket.once('connect', note);
@@ -246,6 +255,7 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
     },
     isOwnConnection(socket) {
       // Seen from our listening side, their end is the remote one.
+      if (socket.remotePort === undefined || !ownLocalPorts.has(socket.remotePort)) return false;
       const key = connectionKey(socket.remoteAddress, socket.remotePort, socket.localAddress, socket.localPort);
       return key !== undefined && ownConnections.has(key);
     },
@@ -264,6 +274,7 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
       }
       proxies.clear();
       ownConnections.clear();
+      ownLocalPorts.clear();
     },
   };
 }
