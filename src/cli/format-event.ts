@@ -5,11 +5,12 @@ import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 
 /** One `--json` line: the event without the embedded record (the store has it). */
 export function eventToJsonLine(event: DaemonEvent): string {
-  if (event.event === 'call') {
-    const { record: _record, ...rest } = event;
-    return safeJson(rest);
-  }
-  return safeJson(event);
+  return safeJson(event.event === 'call' ? withoutRecord(event) : event);
+}
+
+function withoutRecord(event: Extract<DaemonEvent, { event: 'call' }>): DaemonEvent {
+  const { record: _record, ...rest } = event;
+  return rest;
 }
 
 const label = (style: Style, text: string) => style.dim(text.padEnd(9));
@@ -29,7 +30,8 @@ const ownerLabel = (owner: EndpointOwner | null | undefined): string => (owner ?
 /** A plain log line for `--no-tui`, or undefined for events not worth a line. */
 export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefined {
   // Tool names, toolCallIds, dev server output and messages come from outside: one line each, controls escaped.
-  const event = safeStrings(raw);
+  // A call's line shows none of its embedded record: it is not walked (a whole request and answer, every call).
+  const event = safeStrings(raw.event === 'call' && raw.record !== undefined ? withoutRecord(raw) : raw);
   switch (event.event) {
     case 'proxy':
       return `${label(style, 'proxy')}listening on ${event.url}`;
