@@ -3,10 +3,11 @@
  * built `median-dev start` takes 100,000 signed calls through the loopback
  * tunnel at a steady rate while its tunnel is dropped every 10,000 calls;
  * every answered call must be in the store, the daemon's memory must not
- * grow, and each drop must heal. Prints the results and rewrites the
+ * grow (read before the first call, right after the last, and after it sat
+ * idle for --idle-seconds), and each drop must heal. Prints the results and rewrites the
  * `## Soak` section of BENCHMARKS.md (full runs only, or with --write).
  *
- *   node dist/bench/soak.js [--calls 100000] [--rate 250] [--drop-every n] [--concurrency 32] [--max-minutes 20] [--write|--no-write]
+ *   node dist/bench/soak.js [--calls 100000] [--rate 250] [--drop-every n] [--concurrency 32] [--max-minutes 20] [--idle-seconds 30] [--write|--no-write]
  *
  * Everything is on 127.0.0.1, bounded in count and time (a hard stop after
  * --max-minutes), and every process and temporary folder is removed at the

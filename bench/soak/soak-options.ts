@@ -14,17 +14,20 @@ export interface SoakOptions {
   concurrency: number;
   /** The whole run is abandoned (and everything stopped) after this. */
   maxMinutes: number;
+  /** After the last call: seconds the daemon is left idle, its RSS read every second, before it is stopped (0: none). */
+  idleSeconds: number;
   /** Rewrite the `## Soak` section of BENCHMARKS.md (default: only for a run of ≥ 100,000 calls). */
   write: boolean;
 }
 
-export const USAGE = `Usage: node dist/bench/soak.js [--calls <n>] [--rate <calls/s>] [--drop-every <n>] [--concurrency <n>] [--max-minutes <n>] [--write | --no-write]
+export const USAGE = `Usage: node dist/bench/soak.js [--calls <n>] [--rate <calls/s>] [--drop-every <n>] [--concurrency <n>] [--max-minutes <n>] [--idle-seconds <n>] [--write | --no-write]
 
   --calls        logical calls to deliver (default 100000)
   --rate         fresh calls per second (default 250)
   --drop-every   a tunnel drop every n calls (default calls/10)
   --concurrency  requests in flight at most (default 32)
   --max-minutes  hard stop (default 20)
+  --idle-seconds after the last call, the daemon's RSS is read every second for this long, idle (default 30; 0: not)
   --write        write the "## Soak" section of BENCHMARKS.md (default: only when --calls >= 100000)`;
 
 export class SoakUsageError extends Error {}
@@ -32,6 +35,12 @@ export class SoakUsageError extends Error {}
 function positiveInt(flag: string, value: string | undefined): number {
   const n = Number(value);
   if (value === undefined || !Number.isInteger(n) || n < 1) throw new SoakUsageError(`${flag} needs a whole number ≥ 1, not ${value === undefined ? 'nothing' : JSON.stringify(value)}.`);
+  return n;
+}
+
+function nonNegativeInt(flag: string, value: string | undefined): number {
+  const n = Number(value);
+  if (value === undefined || !Number.isInteger(n) || n < 0) throw new SoakUsageError(`${flag} needs a whole number ≥ 0, not ${value === undefined ? 'nothing' : JSON.stringify(value)}.`);
   return n;
 }
 
@@ -57,6 +66,9 @@ export function parseSoakOptions(argv: readonly string[]): Readonly<SoakOptions>
       case '--max-minutes':
         values.maxMinutes = positiveInt(flag, next());
         break;
+      case '--idle-seconds':
+        values.idleSeconds = nonNegativeInt(flag, next());
+        break;
       case '--write':
         values.write = true;
         break;
@@ -74,6 +86,7 @@ export function parseSoakOptions(argv: readonly string[]): Readonly<SoakOptions>
     dropEvery: values.dropEvery ?? Math.max(1, Math.floor(calls / 10)),
     concurrency: values.concurrency ?? 32,
     maxMinutes: values.maxMinutes ?? 20,
+    idleSeconds: values.idleSeconds ?? 30,
     write: values.write ?? calls >= 100_000,
   });
 }

@@ -1,5 +1,5 @@
 /** The soak's results as the `## Soak` section of BENCHMARKS.md (and stdout). */
-import type { Sample, SoakResult } from './soak-run.js';
+import type { IdleReadings, Sample, SoakResult } from './soak-run.js';
 
 export const SOAK_HEADING = '## Soak';
 
@@ -37,6 +37,7 @@ export function checkSoak(r: SoakResult): SoakCheck[] {
     { what: 'calls lost (answered through the tunnel, missing from the store)', target: '0', measured: int(r.calls.lost + r.calls.uncheckable), isMet: r.calls.lost + r.calls.uncheckable === 0 },
     { what: 'every logical call delivered (after retries)', target: int(r.options.calls), measured: int(r.calls.answered), isMet: r.calls.answered === r.options.calls },
     { what: 'daemon RSS growth, start → end', target: `< ${SOAK_TARGETS.rssGrowthMB} MB`, measured: `${growthMiB >= 0 ? '+' : ''}${mib(growthMiB)} (${growthMB.toFixed(0)} MB)`, isMet: growthMB < SOAK_TARGETS.rssGrowthMB },
+    ...(r.daemon.idle ? [idleCheck(r, r.daemon.idle)] : []),
     ...(warm && warmGrowthMiB !== undefined
       ? [{
           what: `daemon RSS growth after the first ${int(warm.sent)} calls → end (warm-up left out)`,
@@ -53,6 +54,24 @@ export function checkSoak(r: SoakResult): SoakCheck[] {
       isMet: slowestHealMs !== null && slowestHealMs <= SOAK_TARGETS.healSeconds * 1000,
     },
   ];
+}
+
+/**
+ * Start and end both idle: the start reading is taken before any call, the
+ * end one right after the last, while V8's heap still has the headroom it
+ * grows under load (the old generation may fill up to its live size + 8 MB
+ * before the next full GC); V8's memory reducer gives that back once the
+ * daemon sits idle for a few seconds.
+ */
+function idleCheck(r: SoakResult, idle: IdleReadings): SoakCheck {
+  const growthMiB = idle.last.rssMiB - r.daemon.start.rssMiB;
+  const growthMB = (growthMiB * 1024 * 1024) / 1e6;
+  return {
+    what: `daemon RSS growth, start → after ${idle.seconds} s idle (both readings idle)`,
+    target: `< ${SOAK_TARGETS.rssGrowthMB} MB`,
+    measured: `${growthMiB >= 0 ? '+' : ''}${mib(growthMiB)} (${growthMB.toFixed(0)} MB)`,
+    isMet: growthMB < SOAK_TARGETS.rssGrowthMB,
+  };
 }
 
 function reasons(byReason: Record<string, number>): string {
@@ -146,6 +165,8 @@ export function formatSoakReport(r: SoakResult): string {
   }
 
   const growth = d.end.rssMiB - d.start.rssMiB;
+  const idle = d.idle;
+  const idleGrowth = idle ? idle.last.rssMiB - d.start.rssMiB : 0;
   lines.push(
     '',
     '### The daemon process',
@@ -153,11 +174,22 @@ export function formatSoakReport(r: SoakResult): string {
     `The CLI's process (pid of \`median-dev start\`; the dev server is a separate process and not counted), read from /proc/<pid>/status,`,
     '/proc/<pid>/fd and /proc/<pid>/stat.',
     '',
-    '| | start (synced, before any call) | end (all calls answered and checked) |',
-    '| --- | ---: | ---: |',
-    `| RSS (VmRSS) | ${mib(d.start.rssMiB)} | ${mib(d.end.rssMiB)} (${growth >= 0 ? '+' : ''}${mib(growth)}; peak VmHWM ${mib(d.end.peakRssMiB)}) |`,
-    `| open file descriptors | ${d.start.openFds} (${Object.entries(d.fdKindsStart).map(([k, v]) => `${v} ${k}`).join(', ')}) | ${d.end.openFds} (${Object.entries(d.fdKindsEnd).map(([k, v]) => `${v} ${k}`).join(', ')}) |`,
-    `| CPU time (user + system) | ${d.start.cpuSeconds.toFixed(1)} s | ${d.end.cpuSeconds.toFixed(1)} s: ${cpuSeconds.toFixed(1)} s during the soak, ${int((cpuSeconds * 1e6) / Math.max(1, r.load.attempts))} µs per attempt, ${((cpuSeconds / Math.max(totalSeconds, 0.001)) * 100).toFixed(0)} % of a core |`,
+    `| | start (synced, before any call) | end (all calls answered and checked) |${idle ? ` after ${idle.seconds} s idle |` : ''}`,
+    `| --- | ---: | ---: |${idle ? ' ---: |' : ''}`,
+    `| RSS (VmRSS) | ${mib(d.start.rssMiB)} | ${mib(d.end.rssMiB)} (${growth >= 0 ? '+' : ''}${mib(growth)}; peak VmHWM ${mib(d.end.peakRssMiB)}) |` +
+      (idle ? ` ${mib(idle.last.rssMiB)} (${idleGrowth >= 0 ? '+' : ''}${mib(idleGrowth)}; lowest ${mib(Math.min(...idle.rssMiB))}) |` : ''),
+    `| open file descriptors | ${d.start.openFds} (${Object.entries(d.fdKindsStart).map(([k, v]) => `${v} ${k}`).join(', ')}) | ${d.end.openFds} (${Object.entries(d.fdKindsEnd).map(([k, v]) => `${v} ${k}`).join(', ')}) |` +
+      (idle ? ` ${idle.last.openFds} |` : ''),
+    `| CPU time (user + system) | ${d.start.cpuSeconds.toFixed(1)} s | ${d.end.cpuSeconds.toFixed(1)} s: ${cpuSeconds.toFixed(1)} s during the soak, ${int((cpuSeconds * 1e6) / Math.max(1, r.load.attempts))} µs per attempt, ${((cpuSeconds / Math.max(totalSeconds, 0.001)) * 100).toFixed(0)} % of a core |` +
+      (idle ? ` ${idle.last.cpuSeconds.toFixed(1)} s (${(idle.last.cpuSeconds - d.end.cpuSeconds).toFixed(2)} s idle) |` : ''),
+    ...(idle
+      ? [
+          '',
+          `After the last call the daemon was left idle for ${idle.seconds} s, its RSS read every second (${idle.rssMiB.map((v) => v.toFixed(1)).join(', ')} MiB):`,
+          "under load V8's old generation grows to its live size + 8 MB before each full GC, and V8's memory reducer gives that headroom back",
+          'once the daemon is idle for a few seconds; start and the idle reading are both taken idle.',
+        ]
+      : []),
     '',
     'Along the way (every 5 s and at each drop; a selection):',
     '',

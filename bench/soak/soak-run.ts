@@ -36,11 +36,31 @@ export interface SoakResult {
   answeredWithoutCallEvent: number;
   store: StoreAuditResult;
   drops: DropResult[];
-  daemon: { start: ProcessStats; end: ProcessStats; samples: Sample[]; fdKindsStart: Record<string, number>; fdKindsEnd: Record<string, number>; errorEvents: string[]; stop: StopOutcome; leftRunning: number[] };
+  daemon: { start: ProcessStats; end: ProcessStats; idle: IdleReadings | undefined; samples: Sample[]; fdKindsStart: Record<string, number>; fdKindsEnd: Record<string, number>; errorEvents: string[]; stop: StopOutcome; leftRunning: number[] };
   soakCpuSeconds: number;
 }
 
+/** The daemon left idle after the last call: its RSS every second, and the last reading. */
+export interface IdleReadings {
+  seconds: number;
+  rssMiB: number[];
+  last: ProcessStats;
+}
+
 const SAMPLE_EVERY_MS = 5_000;
+const IDLE_SAMPLE_MS = 1_000;
+
+/** Reads `pid` every second for `seconds`, sending nothing (stops early when `signal` aborts). */
+async function readWhileIdle(pid: number, seconds: number, signal: AbortSignal): Promise<IdleReadings> {
+  const rssMiB: number[] = [];
+  let last = await readProcessStats(pid);
+  for (let i = 0; i < seconds && !signal.aborted; i += 1) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
+    last = await readProcessStats(pid);
+    rssMiB.push(last.rssMiB);
+  }
+  return { seconds: rssMiB.length, rssMiB, last };
+}
 const MAX_ATTEMPTS = 20;
 const CALL_TIMEOUT_MS = 10_000;
 
@@ -170,6 +190,8 @@ export async function runSoak(options: SoakOptions, context: { signal: AbortSign
     const fdKindsEnd = await fdKinds(daemon.pid);
     const errorEvents = daemon.events().filter((e) => e.event === 'error' || (e.event === 'recording' && e.state === 'failing')).map((e) => `${e.event}: ${String(e.code ?? e.state)} ${String(e.message ?? '')}`);
     log(`  daemon at end: RSS ${end.rssMiB.toFixed(1)} MiB (peak ${end.peakRssMiB.toFixed(1)}), ${end.openFds} open fds, ${end.cpuSeconds.toFixed(2)} s CPU`);
+    const idle = options.idleSeconds > 0 ? await readWhileIdle(daemon.pid, options.idleSeconds, context.signal) : undefined;
+    if (idle) log(`  daemon after ${idle.seconds} s idle: RSS ${idle.last.rssMiB.toFixed(1)} MiB (lowest ${Math.min(...idle.rssMiB).toFixed(1)}), ${(idle.last.cpuSeconds - end.cpuSeconds).toFixed(2)} s CPU meanwhile`);
 
     const childPids = daemon.childPids();
     const stop = await daemon.stop();
@@ -196,7 +218,7 @@ export async function runSoak(options: SoakOptions, context: { signal: AbortSign
       answeredWithoutCallEvent,
       store,
       drops: drops.results(),
-      daemon: { start, end, samples, fdKindsStart, fdKindsEnd, errorEvents, stop, leftRunning },
+      daemon: { start, end, idle, samples, fdKindsStart, fdKindsEnd, errorEvents, stop, leftRunning },
       soakCpuSeconds: (cpu.user + cpu.system) / 1e6,
     };
   } finally {
