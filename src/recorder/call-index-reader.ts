@@ -37,6 +37,8 @@ interface SegmentView {
   index?: { file: OpenFile; bodyStart: number; bodyEnd: number };
   /** Segment bytes [0, covered) are named by the index's body; the rest is read from the segment. */
   covered: number;
+  /** The index's entries of lines that are neither a record nor a repeat, once a search found them (they are searched once). */
+  others?: IndexEntry[];
 }
 
 export interface IndexedLookup {
@@ -205,7 +207,7 @@ export async function openIndexedLookup(segments: readonly SegmentFile[], onSkip
   const found = new Map<string, Promise<IndexHit[]>>();
 
   async function findInSegment(view: SegmentView, needle: Buffer): Promise<IndexHit[]> {
-    let entries = findInIndex(view, [needle, OTHER_LINE_START], scratch);
+    let entries = findInIndex(view, view.others ? [needle] : [needle, OTHER_LINE_START], scratch);
     if (!entries) {
       // A corrupt line: this index names nothing from now on, the segment is read through.
       closeSync(view.index!.file.fd);
@@ -213,10 +215,10 @@ export async function openIndexedLookup(segments: readonly SegmentFile[], onSkip
       view.covered = 0;
       entries = [];
     }
+    view.others ??= entries.filter((entry) => entry.kind === 'other');
     const hits: IndexHit[] = entries.filter((entry) => entry.kind !== 'other').map((entry) => ({ entry, view }));
     // Lines that are neither a record nor a repeat are skipped and counted as a scan would, when they hold the needle.
-    for (const entry of entries) {
-      if (entry.kind !== 'other') continue;
+    for (const entry of view.index ? view.others : []) {
       const line = Buffer.allocUnsafe(entry.length);
       if (readAt(view.segment.fd, line, 0, entry.length, entry.offset) === entry.length && line.includes(needle)) onSkipped(line);
     }
