@@ -8,6 +8,7 @@ import { commandHandlers, type CommandHandlers } from './command-handlers.js';
 
 import { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT } from './emulate-tunnel-defaults.js';
 import { VERSION } from './version.js';
+import { buildingOnly } from './building-only.js';
 
 export { VERSION };
 
@@ -30,11 +31,13 @@ function withCommonOptions(command: Command): Command {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
- * Builds the command tree. Handlers are injected so tests can drive parsing
- * alone; main.ts passes the real ones.
+ * Builds the command tree (with `only`, that command alone). Handlers are
+ * injected so tests can drive parsing alone; main.ts passes the real ones.
  */
-export function createProgram(io: CliIo, handlers: CommandHandlers = commandHandlers): Command {
-  const program = new Command('median-dev');
+export function createProgram(io: CliIo, handlers: CommandHandlers = commandHandlers, only?: string): Command {
+  const root = new Command('median-dev');
+  // With `only` (the command argv names), the other commands are not built (building-only.ts).
+  const program = only === undefined ? root : buildingOnly(root, only);
   program
     .description(
       'The local development companion for Median tool endpoints: a stable tunnel, an endpoint that heals itself when the hostname changes, and every signed call recorded and replayable.',
@@ -290,5 +293,5 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
     .option('--debug', 'show stack traces for unexpected errors')
     .action((options) => handlers.demo(options, io));
 
-  return program;
+  return root;
 }

@@ -61,7 +61,10 @@ export async function runCli(argv: string[], raw: CliIo, handlers?: CommandHandl
     allowStyles: useColor(raw),
     secrets: [...secretsOfEnv(raw.env), ...(await secretsOfEnvFiles(argv, raw.cwd))],
   });
-  const program = createProgram(io, handlers);
+  // Only the command argv names is built, unless no command has that name (help, a typo: the whole tree).
+  const named = argv[0]?.startsWith('-') === false ? argv[0] : undefined;
+  let program = createProgram(io, handlers, named);
+  if (named !== undefined && !program.commands.some((command) => command.name() === named)) program = createProgram(io, handlers);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return 0;
