@@ -17,6 +17,24 @@ export interface InProcessRun {
   stderr: string;
 }
 
+/** An io whose streams nobody reads, for building the command tree (createProgram) without running a command. */
+export function silentIo(): CliIo {
+  return {
+    stdout: new PassThrough(),
+    stderr: new PassThrough(),
+    stdin: new PassThrough(),
+    env: {},
+    cwd: process.cwd(),
+    isTTY: false,
+    isInteractive: false,
+    onSignal: () => () => undefined,
+    pid: process.pid,
+    exit: (code) => {
+      throw new Error(`exit(${code}) called in-process`);
+    },
+  };
+}
+
 /** Runs the CLI in this process with captured streams (fast; for parsing and short commands). */
 export async function runCliInProcess(
   argv: string[],

@@ -1,25 +1,7 @@
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../src/cli/cli-io.js';
 import { createProgram } from '../../../src/cli/program.js';
-import { runCliInProcess } from '../../helpers/cli-harness.js';
-
-/** Streams nobody reads: createProgram only needs somewhere to write help and errors. */
-function io(): CliIo {
-  return {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    env: {},
-    cwd: process.cwd(),
-    isTTY: false,
-    isInteractive: false,
-    onSignal: () => () => undefined,
-    pid: process.pid,
-    exit: () => undefined as never,
-  };
-}
+import { runCliInProcess, silentIo as io } from '../../helpers/cli-harness.js';
 
 /** A command and its subcommands as help shows them, all the way down. */
 const helpOf = (command: Command): string[] => [command.helpInformation(), ...command.commands.flatMap(helpOf)];
