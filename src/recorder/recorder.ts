@@ -10,85 +10,13 @@ import { SegmentLog } from './segment-log.js';
 import { indexKeyOf, type IndexKey } from './call-index-file.js';
 import type { Durability } from './open-segment.js';
 import { BackgroundSync } from './background-sync.js';
+import { GroupCommit } from './group-commit.js';
+import type { Recorder, RecorderOptions, RecorderStats } from './recorder-api.js';
 
-export interface RecorderOptions {
-  dataDir: string;
-  /** Values masked wherever they appear (MEDIAN_KEY, MEDIAN_TOOL_SECRET, …). */
-  secrets?: string[];
-  /** Mask `context.visitor` email and name. */
-  redactVisitor?: boolean;
-  /** Retention: newest records kept (default 50,000). */
-  maxRecords?: number;
-  /** Retention: bytes kept (default 500 MB). */
-  maxBytes?: number;
-  /** A segment is closed after this many records (default 5,000)… */
-  segmentMaxRecords?: number;
-  /** …or this many bytes (default 50 MB). */
-  segmentMaxBytes?: number;
-  /**
-   * What an append's resolving (the end of the call's answer) promises: `os`
-   * (default) written to the OS, on the disk within `DISK_SYNC_BOUND_MS`;
-   * `disk` on the disk (O_DSYNC writes, the group commit below).
-   */
-  durability?: Durability;
-  /**
-   * Group commit: while appends come concurrently (the last write took more
-   * than one), writes start at most this often, so each carries more
-   * records; 0 writes whenever a write is free (records that queue during a
-   * write share the next). Default 10 ms with `disk` durability (each write
-   * costs a disk sync), 0 with `os`. An append that comes alone (after the
-   * last one resolved) is written at once, and so are 128 waiting records.
-   */
-  groupCommitMs?: number;
-  /**
-   * The group commit's wait, the background disk sync's timer and the open
-   * segment's check for a replaced file (at most once a second) run on it;
-   * real time when left out. Tests of the store drive it; the daemon leaves
-   * it out, so a daemon test on a manual clock never holds its calls' writes
-   * until it moves time.
-   */
-  clock?: Clock;
-  logger?: Logger;
-}
+export type { Recorder, RecorderOptions, RecorderStats } from './recorder-api.js';
 
 /** The group commit window with `disk` durability, where each write waits for the disk. */
 const DISK_GROUP_COMMIT_MS = 10;
-/** This many waiting records are written without waiting out the group commit time. */
-const GROUP_COMMIT_RECORDS = 128;
-
-export interface RecorderStats {
-  /** Records in the store (complete lines), this writer's count. */
-  records: number;
-  bytes: number;
-  /** True while the last write failed (disk full, folder gone, …). */
-  failing: boolean;
-  /** Bytes written to the OS, not yet synced to the disk (0 with `disk`); when a sync last completed (clock ms). */
-  unsyncedBytes: number;
-  lastSyncAt: number | undefined;
-}
-
-export interface Recorder {
-  /**
-   * Masks the record, appends it and resolves with the masked record once it
-   * is written: to the OS (`os` durability, synced to the disk in the
-   * background) or on the disk (`disk`: written and fdatasync'ed).
-   * Concurrent appends share one write. Rejects with `record_write_failed`
-   * when the disk refuses.
-   */
-  append(record: CallRecord): Promise<CallRecord>;
-  /**
-   * The record (as `append` resolved it) was made again with the same
-   * outcome: appends a small repeat line (`{repeatOf, repeats, lastAt}`),
-   * which readers apply to it, and resolves with the record so updated. A
-   * line lost in a crash loses that count only.
-   */
-  appendRepeat(record: CallRecord, repeat: { repeats: number; lastAt: string }): Promise<CallRecord>;
-  stats(): RecorderStats;
-  /** Masks one more secret from the next append on (a MEDIAN_KEY that changed); earlier ones stay masked. */
-  addSecret(secret: string): void;
-  /** Waits for pending appends, syncs the live segment to the disk, then closes it; no timer is left. Idempotent. */
-  close(): Promise<void>;
-}
 
 interface Pending {
   line: Buffer;
@@ -126,18 +54,16 @@ class CallWriter {
   private masker: SecretMasker;
   private readonly logger: Logger;
   private queue: Pending[] = [];
+  /** A write on the main thread is due at the end of this turn's synchronous code (a microtask). */
+  private isWriteDue = false;
+  /** The write loop on the thread pool, while it runs. */
   private draining: Promise<void> | undefined;
   private failing = false;
   private closing: Promise<void> | undefined;
-  private readonly groupCommitMs: number;
+  private readonly groupCommit: GroupCommit;
   private readonly durability: Durability;
   private readonly clock: Clock;
   private readonly backgroundSync: BackgroundSync;
-  /** When the last durable write started, and how many records it took. */
-  private lastWriteAt = 0;
-  private lastWriteRecords = 0;
-  /** Ends the group commit wait early (set while it runs). */
-  private endGatherWait: (() => void) | undefined;
 
   constructor(options: RecorderOptions) {
     this.callsDir = callsDirOf(options.dataDir);
@@ -150,7 +76,7 @@ class CallWriter {
     this.redactVisitor = options.redactVisitor ?? false;
     this.masker = createSecretMasker(this.secrets, { redactVisitor: this.redactVisitor });
     const groupCommitMs = options.groupCommitMs ?? (this.durability === 'disk' ? DISK_GROUP_COMMIT_MS : 0);
-    this.groupCommitMs = Number.isFinite(groupCommitMs) && groupCommitMs > 0 ? Math.min(groupCommitMs, 1_000) : 0;
+    this.groupCommit = new GroupCommit(Number.isFinite(groupCommitMs) && groupCommitMs > 0 ? Math.min(groupCommitMs, 1_000) : 0, this.clock);
   }
 
   addSecret(secret: string): void {
@@ -178,7 +104,7 @@ class CallWriter {
   private enqueue(line: Buffer, record: CallRecord, key: IndexKey): Promise<CallRecord> {
     return new Promise<CallRecord>((resolve, reject) => {
       this.queue.push({ line, key, record, resolve, reject });
-      if (this.endGatherWait && this.queue.length >= GROUP_COMMIT_RECORDS) this.endGatherWait();
+      this.groupCommit.queued(this.queue.length);
       this.kick();
     });
   }
@@ -203,16 +129,55 @@ class CallWriter {
     return this.enqueue(line, masked, indexKeyOf(masked));
   }
 
-  /** Starts the drain loop unless it runs; on a later tick, so appends made together share one write and one sync. */
+  /**
+   * Schedules the next write unless one is due or the loop on the thread
+   * pool runs (it takes what is queued): in a microtask, so every append
+   * made in this turn's synchronous code (the proxy hands over all the
+   * records of a turn together) shares one write, and no timer waits.
+   */
   private kick(): void {
-    if (this.draining) return;
-    this.draining = Promise.resolve()
-      .then(() => this.drain())
-      .catch((error: unknown) => {
-        // A bug, not a disk problem; still, no append may hang and nothing may crash the process.
-        const failure = this.noteFailure(error);
-        for (const pending of this.queue.splice(0)) pending.reject(failure);
-      })
+    if (this.draining || this.isWriteDue) return;
+    this.isWriteDue = true;
+    queueMicrotask(() => {
+      this.isWriteDue = false;
+      if (this.draining) return;
+      try {
+        while (this.queue.length > 0 && this.writeNow()) {
+          /* each pass writes one batch */
+        }
+      } catch (error) {
+        this.failAll(error);
+      }
+      if (this.queue.length > 0) this.startDrain();
+    });
+  }
+
+  /**
+   * Writes the next batch on the main thread when the segment log can take
+   * it so (`os` durability, the live segment open; see write-now.ts) and
+   * resolves its appends in this same turn; false when it must go through
+   * the thread pool.
+   */
+  private writeNow(): boolean {
+    const count = this.groupCommit.waits ? 0 : this.log.writableNow(this.queue);
+    if (count === 0) return false;
+    const batch = this.queue.splice(0, count);
+    this.groupCommit.writing(batch.length);
+    try {
+      this.log.appendNow(batch.map((p) => p.line), batch.map((p) => p.key));
+    } catch (error) {
+      const failure = this.noteFailure(error);
+      for (const pending of batch) pending.reject(failure);
+      return true;
+    }
+    this.written(batch);
+    return true;
+  }
+
+  /** Runs the write loop on the thread pool until the queue is empty. */
+  private startDrain(): void {
+    this.draining = this.drain()
+      .catch((error: unknown) => this.failAll(error))
       .finally(() => {
         this.draining = undefined;
         // Appends that came while the loop was winding down.
@@ -220,9 +185,23 @@ class CallWriter {
       });
   }
 
+  /** A bug, not a disk problem; still, no append may hang and nothing may crash the process. */
+  private failAll(error: unknown): void {
+    const failure = this.noteFailure(error);
+    for (const pending of this.queue.splice(0)) pending.reject(failure);
+  }
+
+  private written(batch: readonly Pending[]): void {
+    if (this.failing) this.logger.info('Recording calls works again.', { dir: this.callsDir });
+    this.failing = false;
+    if (this.durability === 'os') this.backgroundSync.written();
+    for (const pending of batch) pending.resolve(pending.record);
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
-      while (this.draining) await this.draining;
+      // A due write runs in the microtask queued before this await's.
+      while (this.draining || this.isWriteDue) await (this.draining ?? Promise.resolve());
       this.backgroundSync.stop();
       await this.log.close(); // syncs the live segment (after a background sync that runs)
     })();
@@ -255,45 +234,18 @@ class CallWriter {
           return;
         }
       }
-      await this.gatherBatch();
+      if (this.writeNow()) continue;
+      await this.groupCommit.gather(this.queue.length);
       const batch = this.queue.splice(0, this.log.fit(this.queue));
-      const lines = batch.map((p) => p.line);
-      const keys = batch.map((p) => p.key);
-      this.lastWriteAt = this.clock.now();
-      this.lastWriteRecords = batch.length;
+      this.groupCommit.writing(batch.length);
       try {
-        await this.log.append(lines, keys);
+        await this.log.append(batch.map((p) => p.line), batch.map((p) => p.key));
       } catch (error) {
         const failure = this.noteFailure(error);
         for (const pending of batch) pending.reject(failure);
         continue;
       }
-      if (this.failing) this.logger.info('Recording calls works again.', { dir: this.callsDir });
-      this.failing = false;
-      if (this.durability === 'os') this.backgroundSync.written();
-      for (const pending of batch) pending.resolve(pending.record);
+      this.written(batch);
     }
-  }
-
-  /**
-   * Under concurrent load, waits until `groupCommitMs` after the last write
-   * started, so the records that arrive meanwhile share the next write and
-   * its sync (each sync costs the disk, the kernel and a thread-pool trip).
-   */
-  private async gatherBatch(): Promise<void> {
-    if (this.groupCommitMs === 0 || this.lastWriteRecords < 2 || this.queue.length >= GROUP_COMMIT_RECORDS) return;
-    // At most groupCommitMs, even when the wall clock was set back meanwhile.
-    const wait = Math.min(this.groupCommitMs, this.lastWriteAt + this.groupCommitMs - this.clock.now());
-    if (wait <= 0) return;
-    await new Promise<void>((resolve) => {
-      // Keeps the process alive: appends are waiting on it, and it ends within groupCommitMs.
-      const timer = this.clock.setTimer(done, wait, { keepsProcessAlive: true });
-      function done(): void {
-        timer.cancel();
-        resolve();
-      }
-      this.endGatherWait = done;
-    });
-    this.endGatherWait = undefined;
   }
 }

@@ -1,5 +1,4 @@
-import { fstatSync } from 'node:fs';
-import { stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensurePrivateDir, errorCode, type Logger } from '../shared/index.js';
 import type { RetentionLimits } from './retention.js';
@@ -9,10 +8,9 @@ import { listSegmentFiles, scanSegment, segmentFileName } from './segment-files.
 import { IndexRebuilds, LiveIndex, type IndexKey, type IndexedSegment } from './call-index-writer.js';
 import { syncFolder } from './sync-folder.js';
 import { SegmentSync } from './segment-sync.js';
-import { writeAll } from './write-all.js';
-
-/** The open segment is compared with the file at its path at most this often (a cheap link count check runs every batch). */
-const HANDLE_CHECK_MS = 1_000;
+import { writeAll, writeAllNow } from './write-all.js';
+import { HandleCheck } from './handle-check.js';
+import { linesFitting, linesWritableNow } from './write-now.js';
 
 interface Segment {
   seq: number;
@@ -39,8 +37,10 @@ export class SegmentLog {
   private prepared = false;
   /** False after a failed write: the folder is made again before the next one (it may have been deleted). */
   private folderChecked = false;
-  /** When the open handle was last compared with the file at its path. */
-  private handleCheckedAt = 0;
+  /** Whether the open handle still is the file at its segment's path. */
+  private readonly handleCheck: HandleCheck;
+  /** The segment a write on the main thread failed on: made safe (`afterFailedWrite`) before the next write. */
+  private failedNow: Segment | undefined;
   /** The open segment's call index (none when it cannot be written; made whole when opened), and closed ones' rebuilt after `prepare`. */
   private index: LiveIndex | undefined;
   private readonly rebuilds: IndexRebuilds;
@@ -51,11 +51,12 @@ export class SegmentLog {
     private readonly callsDir: string,
     private readonly limits: RetentionLimits,
     private readonly logger: Logger,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
     private readonly durability: Durability = 'os',
   ) {
     this.rebuilds = new IndexRebuilds(logger);
     this.sync = new SegmentSync(now);
+    this.handleCheck = new HandleCheck(now);
   }
 
   /** Creates the folder (0700) and takes stock of the segments already there. */
@@ -107,16 +108,7 @@ export class SegmentLog {
    * segment, at least one. Picks the live segment (a new one when full).
    */
   fit(lines: readonly { line: Buffer }[]): number {
-    const live = this.liveSegment(lines[0]?.line.length ?? 0);
-    let count = 0;
-    let bytes = live.bytes;
-    for (const { line } of lines) {
-      if (live.records + count >= this.limits.segmentMaxRecords) break;
-      if (live.records + count > 0 && bytes + line.length > this.limits.segmentMaxBytes) break;
-      bytes += line.length;
-      count += 1;
-    }
-    return Math.max(count, 1);
+    return Math.max(linesFitting(this.liveSegment(lines[0]?.line.length ?? 0), lines, this.limits), 1);
   }
 
   /**
@@ -125,6 +117,9 @@ export class SegmentLog {
    * O_DSYNC is missing); `os`: written to the OS, counted for `syncLive`.
    */
   async append(lines: readonly Buffer[], keys: readonly IndexKey[] = []): Promise<void> {
+    const failed = this.failedNow;
+    this.failedNow = undefined;
+    if (failed) await this.afterFailedWrite(failed);
     if (await this.isHandleGone()) {
       this.logger.warn('The call segment being written was deleted or moved; recording goes on in a new one.', { dir: this.callsDir });
       await this.closeHandle();
@@ -150,40 +145,48 @@ export class SegmentLog {
     await this.enforceRetention();
   }
 
+  /**
+   * How many of the next lines `appendNow` takes (see write-now.ts); 0 when
+   * the next write goes through `append`: `disk` durability, a segment to
+   * open, rotate or recover, a disk sync running, the path check due, a
+   * drop due.
+   */
+  writableNow(lines: readonly { line: Buffer }[]): number {
+    const live = this.segments.at(-1);
+    const handle = this.handle;
+    if (this.durability !== 'os' || this.startNew || this.failedNow || !live || !handle || this.handleSeq !== live.seq) return 0;
+    if (this.sync.isSyncing || this.handleCheck.isPathCheckDue() || this.handleCheck.isUnlinked(handle)) return 0;
+    return linesWritableNow(this.segments, lines, this.limits);
+  }
+
+  /** Appends the lines `writableNow` allowed in one writev on the main thread; throws the OS's error (the next `append` recovers). */
+  appendNow(lines: readonly Buffer[], keys: readonly IndexKey[]): void {
+    const live = this.segments.at(-1)!;
+    let bytes = 0;
+    for (const line of lines) bytes += line.length;
+    try {
+      writeAllNow(this.handle!.fd, lines, bytes);
+    } catch (error) {
+      this.failedNow = live;
+      throw error;
+    }
+    this.sync.wrote(bytes);
+    this.index?.append(live.bytes, lines, keys);
+    live.records += lines.length;
+    live.bytes += bytes;
+  }
+
   async close(): Promise<void> {
     await this.rebuilds.close();
     await this.closeHandle();
   }
 
-  /**
-   * Whether the open handle no longer is the file at its segment's path: the
-   * calls folder (or the segment) was deleted, moved or replaced while the
-   * daemon ran. Writing on would put every record into a file nobody reads.
-   *
-   * Every batch: the handle's link count (one fstat, no thread-pool trip);
-   * a deleted segment, or one whose folder was deleted, has none left. At
-   * most once a second: the handle against the file at its path (a moved or
-   * replaced folder).
-   */
+  /** Whether the open handle no longer is the file at its segment's path (see HandleCheck). */
   private async isHandleGone(): Promise<boolean> {
     const handle = this.handle;
     if (!handle) return false;
     const segment = this.segments.find((s) => s.seq === this.handleSeq);
-    if (!segment) return true;
-    try {
-      if (fstatSync(handle.fd).nlink === 0) return true;
-    } catch {
-      return true; // the handle is unusable: open the segment again
-    }
-    const at = this.now();
-    if (at - this.handleCheckedAt < HANDLE_CHECK_MS && at >= this.handleCheckedAt) return false;
-    this.handleCheckedAt = at;
-    try {
-      const [opened, named] = await Promise.all([handle.stat(), stat(segment.path)]);
-      return opened.ino !== named.ino || opened.dev !== named.dev;
-    } catch {
-      return true; // the path is gone, or no longer leads to a file: either way not our file
-    }
+    return !segment || (await this.handleCheck.isGone(handle, segment.path));
   }
 
   /** The segment the next write goes to: the last one, or a new one when it is full or must not be reused. */
@@ -267,8 +270,7 @@ export class SegmentLog {
     this.handle = handle;
     this.handleSeq = live.seq;
     this.index = await LiveIndex.open(live.path, handle, live.bytes);
-    // Just opened by its path: it is the file there.
-    this.handleCheckedAt = this.now();
+    this.handleCheck.opened();
     // The mode given to open is cut by the umask and ignored for a file that exists; on the handle, never a path a link could redirect.
     await handle.chmod(0o600).catch(() => {
       /* Windows ignores POSIX modes. */

@@ -10,6 +10,7 @@ export class SegmentSync {
   private unsynced = 0;
   private lastAt: number | undefined;
   private chain: Promise<void> = Promise.resolve();
+  private syncing = false;
 
   constructor(private readonly now: () => number) {}
 
@@ -20,6 +21,11 @@ export class SegmentSync {
   /** When a datasync last completed (undefined: none yet). */
   get lastSyncAt(): number | undefined {
     return this.lastAt;
+  }
+
+  /** Whether a datasync runs now (the kernel is writing the live segment's pages back). */
+  get isSyncing(): boolean {
+    return this.syncing;
   }
 
   /** `bytes` more were written (without O_DSYNC). */
@@ -33,7 +39,7 @@ export class SegmentSync {
       const handle = liveHandle();
       if (!handle || this.unsynced === 0) return;
       const bytes = this.unsynced;
-      await handle.datasync();
+      await this.datasync(handle);
       this.unsynced -= bytes;
       this.lastAt = this.now();
     });
@@ -44,12 +50,21 @@ export class SegmentSync {
     return this.inTurn(async () => {
       if (this.unsynced === 0) return;
       try {
-        await handle.datasync();
+        await this.datasync(handle);
         this.lastAt = this.now();
       } finally {
         this.unsynced = 0;
       }
     });
+  }
+
+  private async datasync(handle: FileHandle): Promise<void> {
+    this.syncing = true;
+    try {
+      await handle.datasync();
+    } finally {
+      this.syncing = false;
+    }
   }
 
   private inTurn(run: () => Promise<void>): Promise<void> {
