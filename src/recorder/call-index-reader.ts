@@ -73,7 +73,8 @@ function readAt(fd: number, buffer: Buffer, offset: number, length: number, posi
 
 /** Where an index's entry lines are and the segment bytes they name; undefined when it cannot be used. */
 function readIndex(fd: number, indexSize: number, inode: bigint, size: number): { bodyStart: number; bodyEnd: number; covered: number } | undefined {
-  const head = Buffer.allocUnsafe(Math.min(indexSize, INDEX_CHUNK_BYTES));
+  // The header is a short line (call-index-file.ts): one that does not end within its first 4 KiB is not ours.
+  const head = Buffer.allocUnsafe(Math.min(indexSize, 4096));
   const headLength = readAt(fd, head, 0, head.length, 0);
   const headerEnd = head.subarray(0, headLength).indexOf(NEWLINE);
   if (headerEnd === -1 || parseIndexHeader(head.subarray(0, headerEnd)) !== inode.toString()) return undefined;
@@ -164,6 +165,8 @@ function findInIndex(view: SegmentView, needles: readonly Buffer[], scratch: { b
   return entries;
 }
 
+/** How much index a search reads (about a millisecond's work) before it lets the event loop run. */
+const YIELD_AFTER_BYTES = 1024 * 1024;
 /** Lets the event loop run (a daemon's other work) between two segments' searches, which read without the thread pool. */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -173,12 +176,12 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * live segment's newest lines, a segment without a usable index) is read
  * from the segment. Every segment stays open until `close`, so retention
  * deleting one meanwhile changes nothing. The files are opened and read with
- * synchronous calls, a segment at a time with a turn of the event loop in
- * between: a lookup of the oldest of 100,000 records reads about 9 MB of
- * index per needle from the page cache, and each asynchronous read or open
+ * synchronous calls, with a turn of the event loop after each megabyte or so
+ * of index: a lookup of the oldest of 100,000 records reads about 9 MB of
+ * index per needle from the page cache, and each asynchronous open or read
  * was a hop to a libuv thread and back (most of a `show`'s lookup time on 2
- * busy cores); a search of one segment's index holds the loop well under a
- * millisecond. A needle asked for again is answered from the first search.
+ * busy cores); a search holds the loop about a millisecond at a time. A
+ * needle asked for again is answered from the first search.
  */
 export async function openIndexedLookup(segments: readonly SegmentFile[], onSkipped: (line: Buffer) => void): Promise<IndexedLookup> {
   const views: SegmentView[] = [];
@@ -239,9 +242,14 @@ export async function openIndexedLookup(segments: readonly SegmentFile[], onSkip
 
   async function findAll(needle: Buffer): Promise<IndexHit[]> {
     const perSegment: IndexHit[][] = [];
+    let searched = 0;
     for (const view of views) {
-      if (perSegment.length > 0) await nextTurn();
+      if (searched >= YIELD_AFTER_BYTES) {
+        await nextTurn();
+        searched = 0;
+      }
       perSegment.push(await findInSegment(view, needle));
+      searched += view.index ? view.index.bodyEnd - view.index.bodyStart : view.size - view.covered;
     }
     return perSegment.reverse().flat();
   }
