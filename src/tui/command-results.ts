@@ -12,15 +12,15 @@ const none = (state: TuiState): TuiResult => ({ state, effects: [] });
 
 /** The record a replay command names: by record id (what the TUI sends), else the original of a toolCallId. */
 function findByToolCallId(state: TuiState, toolCallId: string): CallRecord | undefined {
-  for (let i = state.records.length - 1; i >= 0; i--) {
+  for (let i = state.records.length - 1; i >= state.records.start; i--) {
     const record = state.records.at(i);
     if (record?.id === toolCallId) return record;
   }
-  for (let i = state.records.length - 1; i >= 0; i--) {
+  for (let i = state.records.length - 1; i >= state.records.start; i--) {
     const record = state.records.at(i);
     if (record?.toolCallId === toolCallId && record.replayOf === null) return record;
   }
-  for (let i = state.records.length - 1; i >= 0; i--) {
+  for (let i = state.records.length - 1; i >= state.records.start; i--) {
     const record = state.records.at(i);
     if (record?.toolCallId === toolCallId) return record;
   }

@@ -69,7 +69,7 @@ export function headerLines(state: TuiState): StyledLine[] {
   second.push(SEPARATOR, seg(`${state.callCount} call${state.callCount === 1 ? '' : 's'}`));
   if (daemon.recording === 'failing') second.push(SEPARATOR, seg('recording failing', 'red', { bold: true }));
   const view = state.filter.view;
-  if (view) second.push(SEPARATOR, seg(`filter "${view.filter.text}": ${rowCount(state)} of ${state.records.length}`, 'yellow'));
+  if (view) second.push(SEPARATOR, seg(`filter "${view.filter.text}": ${rowCount(state)} of ${state.records.size}`, 'yellow'));
   return [first, second];
 }
 

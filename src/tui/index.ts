@@ -28,5 +28,6 @@ export { columnTitles, formatRowSegments } from './format-row.js';
 export type { Segment, StyledLine } from './styled-text.js';
 export { editableInputOf } from './format-detail.js';
 export { startTui, type Tui, type TuiOptions } from './start-tui.js';
+export { DEFAULT_RECORD_WINDOW, type RecordWindow } from './record-list.js';
 export { attachTuiToControl, type TuiControlClient, type AttachTuiOptions, type AttachedTui } from './attach-to-control.js';
 export { restoreTerminal, TERMINAL_RESTORE_SEQUENCE } from './terminal-restore.js';

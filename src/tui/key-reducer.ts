@@ -63,7 +63,7 @@ export function applyFilter(state: TuiState, text: string): TuiState {
   const next = relayout({ ...filtered, viewport: { ...filtered.viewport, top: filtered.selection === 'follow' ? 0 : filtered.viewport.top } });
   if (!view) return withFlash(next, state.filter.view ? 'Filter cleared.' : 'No filter.');
   const shown = rowCount(next);
-  return withFlash(next, `Filter "${view.filter.text}": ${shown} of ${state.records.length} calls.`, shown === 0 ? 'warn' : 'info');
+  return withFlash(next, `Filter "${view.filter.text}": ${shown} of ${state.records.size} calls.`, shown === 0 ? 'warn' : 'info');
 }
 
 function filterInputKey(state: TuiState, key: TuiKey): TuiResult {

@@ -4,7 +4,7 @@ import { overlayView } from './overlay-view.js';
 import { detailLinesOf } from './format-detail.js';
 import { columnTitles, formatRowSegments } from './format-row.js';
 import { fitLine, invert, seg, type StyledLine } from './styled-text.js';
-import { layoutOfState, rowCount, selectedRecord, visibleRows, type TuiState } from './tui-state.js';
+import { layoutOfState, olderCallCount, pastableLine, rowCount, selectedRecord, visibleRows, type TuiState } from './tui-state.js';
 
 export type PanelName = 'header' | 'list' | 'detail' | 'footer';
 
@@ -44,6 +44,9 @@ function emptyListLines(state: TuiState, width: number): StyledLine[] {
 
 function listPanel(state: TuiState, top: number, height: number, width: number): Panel {
   const lines: StyledLine[] = [columnTitles(width)];
+  const older = olderCallCount(state);
+  // Said once, on top: the list keeps a recent window, the store has every call.
+  if (older > 0 && height - 3 > 1) lines.push(fitLine([seg(`${older.toLocaleString('en')} older call${older === 1 ? '' : 's'}: ${pastableLine(state.pastable, 'calls')}`, 'gray')], width));
   const rows = visibleRows(state);
   for (const row of rows) {
     const line = formatRowSegments(row.record, width);

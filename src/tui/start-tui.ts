@@ -8,6 +8,7 @@ import { osc52, restoreTerminal } from './terminal-restore.js';
 import type { TuiAction, TuiEffect } from './tui-actions.js';
 import { initialState, type PastableCommand, type TuiState } from './tui-state.js';
 import { reduce } from './view-model.js';
+import type { RecordWindow } from './record-list.js';
 
 export interface TuiOptions {
   /** A real TTY, or PassThrough streams (with columns/rows/isTTY set) in tests. */
@@ -42,6 +43,8 @@ export interface TuiOptions {
    * without it (the daemon outlives its TUI). Default: nothing more is drawn.
    */
   onFailed?(error: unknown): void;
+  /** The newest records the list keeps (default DEFAULT_RECORD_WINDOW; tests use a small one). */
+  recordWindow?: RecordWindow;
   /** At most one redraw per this many ms (default 50). */
   redrawIntervalMs?: number;
   now?: () => number;
@@ -73,7 +76,7 @@ export function startTui(options: TuiOptions): Tui {
     ...(options.terminal !== undefined ? { terminal: options.terminal } : {}),
     ...(options.isUnicode !== undefined ? { isUnicode: options.isUnicode } : {}),
   });
-  let state = initialState({ isDemo: options.isDemo ?? false, helpNote: options.helpNote, pastable: options.pastable, width: screen.width, height: screen.height });
+  let state = initialState({ isDemo: options.isDemo ?? false, helpNote: options.helpNote, pastable: options.pastable, recordWindow: options.recordWindow, width: screen.width, height: screen.height });
   let isClosed = false;
   let isSuspended = false;
   let isDirty = true;

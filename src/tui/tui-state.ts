@@ -1,7 +1,7 @@
 import type { CallRecord } from '../median/call-record.js';
 import type { ControlCommand, DaemonSnapshot, EmulatorApproval, HealUnderWay } from '../events/daemon-events.js';
 import { matchPosition, type FilteredView } from './record-filter.js';
-import { RecordList } from './record-list.js';
+import { RecordList, type RecordWindow } from './record-list.js';
 import { truncate, wrapWords } from './styled-text.js';
 
 /** What the header shows: the daemon's state, from the snapshot and events. */
@@ -72,7 +72,7 @@ export interface TuiState {
   daemon: DaemonInfo;
   /** The dev server's last output lines, oldest first (`o` shows them; they open by themselves when it exits). */
   devOutput: string[];
-  /** Every known record, oldest first (the list shows newest on top). */
+  /** The newest records (a window: older ones drop off), oldest first (the list shows newest on top). */
   records: RecordList;
   /** Calls the daemon has recorded (may exceed the records the TUI holds). */
   callCount: number;
@@ -144,9 +144,10 @@ export function footerHeightOf(state: Pick<TuiState, 'flash' | 'helpNote' | 'ove
   return Math.max(1, flashLines(state).length);
 }
 
-/** The layout for a state (its size, focus and footer). */
+/** The layout for a state (its size, focus and footer; the list's line about older calls takes a row). */
 export function layoutOfState(state: TuiState): TuiLayout {
-  return layoutOf(state.width, state.height, state.focus, footerHeightOf(state));
+  const layout = layoutOf(state.width, state.height, state.focus, footerHeightOf(state));
+  return olderCallCount(state) > 0 && layout.listRows > 1 ? { ...layout, listRows: layout.listRows - 1 } : layout;
 }
 
 export function layoutOf(width: number, height: number, focus: TuiState['focus'], footerHeight = 1): TuiLayout {
@@ -167,7 +168,14 @@ export function layoutOf(width: number, height: number, focus: TuiState['focus']
   };
 }
 
-export function initialState(options: { isDemo?: boolean; helpNote?: string | undefined; pastable?: PastableCommand | undefined; width: number; height: number }): TuiState {
+export function initialState(options: {
+  isDemo?: boolean;
+  helpNote?: string | undefined;
+  pastable?: PastableCommand | undefined;
+  recordWindow?: RecordWindow | undefined;
+  width: number;
+  height: number;
+}): TuiState {
   const width = Math.max(1, Math.floor(options.width));
   const height = Math.max(1, Math.floor(options.height));
   const flash: Flash | null = options.helpNote ? { text: options.helpNote, level: 'info' } : null;
@@ -191,7 +199,7 @@ export function initialState(options: { isDemo?: boolean; helpNote?: string | un
       recording: 'ok',
     },
     devOutput: [],
-    records: RecordList.empty(),
+    records: RecordList.empty(options.recordWindow),
     callCount: 0,
     filter: { draft: '', view: null },
     selection: 'follow',
@@ -206,27 +214,29 @@ export function initialState(options: { isDemo?: boolean; helpNote?: string | un
   };
 }
 
-/** Rows the list has (all records, or those the filter lets through). */
+/** Rows the list has (the kept records, or those of them the filter lets through). */
 export function rowCount(state: TuiState): number {
-  return state.filter.view ? state.filter.view.matches.length : state.records.length;
+  return state.filter.view ? state.filter.view.matches.size : state.records.size;
 }
 
-/** The record index shown on a list row (row 0 = newest). */
+/** Calls not in the list: dropped off its window, or recorded before the TUI's snapshot. */
+export function olderCallCount(state: TuiState): number {
+  return Math.max(0, state.callCount - state.records.size);
+}
+
+/** The record index shown on a list row (row 0 = newest). Indices are absolute: a dropped row never shifts the others. */
 export function recordIndexAtRow(state: TuiState, row: number): number | undefined {
-  const count = rowCount(state);
-  if (row < 0 || row >= count) return undefined;
-  const position = count - 1 - row;
-  return state.filter.view ? state.filter.view.matches.at(position) : position;
+  if (row < 0 || row >= rowCount(state)) return undefined;
+  return state.filter.view ? state.filter.view.matches.at(state.filter.view.matches.length - 1 - row) : state.records.length - 1 - row;
 }
 
-/** The list row a record index is on, or undefined when the filter hides it. */
+/** The list row a record index is on, or undefined when the filter hides it or it dropped off the window. */
 export function rowOfRecordIndex(state: TuiState, index: number): number | undefined {
-  const count = rowCount(state);
   if (state.filter.view) {
     const position = matchPosition(state.filter.view, index);
-    return position === undefined ? undefined : count - 1 - position;
+    return position === undefined ? undefined : state.filter.view.matches.length - 1 - position;
   }
-  return index >= 0 && index < count ? count - 1 - index : undefined;
+  return index >= state.records.start && index < state.records.length ? state.records.length - 1 - index : undefined;
 }
 
 /** The selected row, or undefined when the list is empty. */

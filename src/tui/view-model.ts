@@ -10,7 +10,7 @@ import { buildFilteredView, extendFilteredView, recordMatches } from './record-f
 import { RecordList } from './record-list.js';
 import { keepHelpNote, keepSelectionIfShown, relayout, withFlash } from './selection.js';
 import type { TuiAction, TuiResult } from './tui-actions.js';
-import { footerHeightOf, rowCount, type TuiState } from './tui-state.js';
+import { footerHeightOf, recordIndexAtRow, rowCount, rowOfRecordIndex, type TuiState } from './tui-state.js';
 
 export { initialState, layoutOf, selectedRecord, visibleRows } from './tui-state.js';
 export type { TuiState, TuiOverlay, TuiLayout, VisibleRow, Flash, DaemonInfo } from './tui-state.js';
@@ -58,7 +58,7 @@ function reduceAction(state: TuiState, action: TuiAction): TuiResult {
 }
 
 function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
-  const records = RecordList.from(snapshot.records);
+  const records = RecordList.from(snapshot.records, state.records.window);
   const selectedId = state.selection === 'follow' ? undefined : state.records.at(state.selection)?.id;
   const index = selectedId === undefined ? undefined : records.indexOf(selectedId);
   const filter = state.filter.view ? { ...state.filter, view: buildFilteredView(state.filter.view.filter, records) } : state.filter;
@@ -112,31 +112,45 @@ export function recordFromCallEvent(event: Extract<DaemonEvent, { event: 'call' 
   };
 }
 
-/** A call arrived: append it (or update it), keep the filter current, keep the view steady. */
+/** A call arrived: append it (or update it; the oldest may drop off the window), keep the filter current, keep the view steady. */
 function addRecord(state: TuiState, record: CallRecord): TuiState {
   const index = state.records.indexOf(record.id);
   const isNew = index === undefined;
   const records = state.records.upsert(record);
   const previous = state.filter.view;
   let view = previous;
-  if (previous && isNew) view = extendFilteredView(previous, records);
-  else if (previous && recordMatches(state.records.at(index as number) as CallRecord, previous.filter) !== recordMatches(record, previous.filter)) {
-    view = buildFilteredView(previous.filter, records);
-  }
+  const isMatchChanged = previous && !isNew && recordMatches(state.records.at(index as number) as CallRecord, previous.filter) !== recordMatches(record, previous.filter);
+  if (previous && isMatchChanged) view = buildFilteredView(previous.filter, records);
+  else if (previous) view = extendFilteredView(previous, records);
   const next: TuiState = {
     ...state,
     records,
     callCount: state.callCount + (isNew ? 1 : 0),
     filter: { ...state.filter, view },
   };
-  const added = rowCount(next) - rowCount(state);
+  // Rows added on top (the rows that drop off the window go from the bottom).
+  const added = isMatchChanged ? rowCount(next) - rowCount(state) : rowsEver(next) - rowsEver(state);
   if (state.selection === 'follow') {
     // tail -f: the newest row is selected and on top.
     return relayout({ ...next, viewport: { ...next.viewport, top: 0 }, detailScroll: added > 0 ? 0 : next.detailScroll });
   }
   // The user moved away from the newest: keep the rows they look at where they are.
   const top = next.viewport.top + Math.max(0, added);
-  return relayout(keepSelectionIfShown({ ...next, viewport: { ...next.viewport, top } }));
+  return relayout(keepSelectionIfShown(keepSelectionInWindow(state, { ...next, viewport: { ...next.viewport, top } })));
+}
+
+/** Every row the list has had since its filter was set: kept rows and those that dropped off the window. */
+function rowsEver(state: TuiState): number {
+  return state.filter.view ? state.filter.view.matches.length : state.records.length;
+}
+
+/** A selected record that dropped off the window: the oldest kept row is selected instead. */
+function keepSelectionInWindow(before: TuiState, after: TuiState): TuiState {
+  if (after.selection === 'follow' || after.selection >= after.records.start || rowCount(after) === 0) return after;
+  const wasShown = rowOfRecordIndex(before, after.selection) !== undefined;
+  const oldest = recordIndexAtRow(after, rowCount(after) - 1);
+  if (!wasShown || oldest === undefined) return after;
+  return { ...after, selection: oldest, detailScroll: 0 };
 }
 
 function applyEvent(state: TuiState, event: DaemonEvent): TuiState {

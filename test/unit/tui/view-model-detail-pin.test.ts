@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
-import { initialState, reduce, selectedRecord, type TuiAction, type TuiEffect, type TuiState } from '../../../src/tui/index.js';
+import { initialState, selectedRecord, type TuiState } from '../../../src/tui/index.js';
 import { renderFrame } from '../../../src/tui/render-frame.js';
 import { plainText } from '../../../src/tui/styled-text.js';
-import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
+import { makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
+import { arrive, key, run } from '../../helpers/run-tui.js';
 
-function run(state: TuiState, ...actions: TuiAction[]): { state: TuiState; effects: TuiEffect[] } {
-  let result = { state, effects: [] as TuiEffect[] };
-  for (const action of actions) result = reduce(result.state, action);
-  return result;
-}
-const key = (k: string): TuiAction => ({ type: 'key', key: k });
-const arrive = (record: CallRecord): TuiAction => ({ type: 'event', event: callEvent(record) });
 const started = (records: CallRecord[], size = { width: 100, height: 30 }) => run(initialState(size), { type: 'snapshot', snapshot: makeSnapshot(records) }).state;
 const labelOf = (state: TuiState, name: string) => renderFrame(state).panels.find((panel) => panel.name === name)?.label ?? '';
 const detailText = (state: TuiState) => (renderFrame(state).panels.find((panel) => panel.name === 'detail')?.lines ?? []).map(plainText).join('\n');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { initialState, reduce, selectedRecord, visibleRows, type TuiAction, type TuiState } from '../../../src/tui/index.js';
+import { DEFAULT_RECORD_WINDOW } from '../../../src/tui/record-list.js';
 import { callEvent, makeRecord, makeSnapshot } from '../../helpers/record-fixtures.js';
 
 const COUNT = 100_000;
@@ -34,6 +35,7 @@ describe('100,000 records', () => {
 
   it('visibleRows returns only the rows in the viewport', () => {
     expect(state.records.length).toBe(COUNT);
+    expect(state.records.size).toBe(DEFAULT_RECORD_WINDOW.maxRecords);
     const rows = visibleRows(state);
     expect(rows).toHaveLength(state.viewport.height);
     expect(rows[0]?.record.toolCallId).toBe(`call_big_${COUNT - 1}`);
@@ -69,13 +71,13 @@ describe('100,000 records', () => {
     let index = 0;
     const updates = (): TuiAction[] =>
       Array.from({ length: 50 }, () => {
-        const record = state.records.at((index++ * 997) % COUNT) as CallRecord;
+        const record = state.records.at(state.records.start + ((index++ * 997) % state.records.size)) as CallRecord;
         return { type: 'event', event: callEvent({ ...record, lateAnswer: true }) };
       });
     const updated = meanMs(state, updates, 8);
     expect(updated.ms).toBeLessThan(5);
     expect(updated.state.records.length).toBe(COUNT);
-    expect(updated.state.records.at(997)?.lateAnswer).toBe(true);
-    expect(state.records.at(997)?.lateAnswer).toBeUndefined();
+    expect(updated.state.records.at(state.records.start + 997)?.lateAnswer).toBe(true);
+    expect(state.records.at(state.records.start + 997)?.lateAnswer).toBeUndefined();
   });
 });
