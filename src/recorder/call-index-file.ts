@@ -113,17 +113,29 @@ export function parseIndexLine(line: Buffer): IndexEntry | undefined {
 
 export type ParsedLine = { kind: 'call'; record: CallRecord } | { kind: 'repeat'; repeat: RepeatLine };
 
-/** A segment line (without its newline) as a record or a repeat line; undefined for a line that is neither. */
-export function parseSegmentLine(line: Buffer): ParsedLine | undefined {
-  let value: unknown;
+function parseJson(line: Buffer): unknown {
   try {
-    value = JSON.parse(line.toString('utf8'));
+    return JSON.parse(line.toString('utf8'));
   } catch {
     return undefined; // not JSON: skipped as the store skips it
   }
+}
+
+/** A segment line (without its newline) as a record or a repeat line; undefined for a line that is neither. */
+export function parseSegmentLine(line: Buffer): ParsedLine | undefined {
   const isRepeat = line.subarray(0, REPEAT_LINE_START.length).equals(REPEAT_LINE_START);
-  if (isRepeat) return isRepeatLine(value) ? { kind: 'repeat', repeat: value } : undefined;
-  return isCallRecord(value) ? { kind: 'call', record: value } : undefined;
+  if (!isRepeat) {
+    const record = parseRecordLine(line);
+    return record ? { kind: 'call', record } : undefined;
+  }
+  const value = parseJson(line);
+  return isRepeatLine(value) ? { kind: 'repeat', repeat: value } : undefined;
+}
+
+/** A segment line known not to be a repeat line, as a record; undefined when it is not one. */
+export function parseRecordLine(line: Buffer): CallRecord | undefined {
+  const value = parseJson(line);
+  return isCallRecord(value) ? value : undefined;
 }
 
 export function keyOfParsed(parsed: ParsedLine | undefined): IndexKey {

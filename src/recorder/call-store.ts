@@ -4,7 +4,7 @@ import { withRepeats, type CallRecord, type RepeatLine } from '../median/call-re
 import type { VerdictKind } from '../median/verdict-types.js';
 import { UserError, errorCode } from '../shared/errors.js';
 import { jsonNeedle, matchesText } from './record-text.js';
-import { parseSegmentLine } from './call-index-file.js';
+import { parseRecordLine, parseSegmentLine } from './call-index-file.js';
 import { IndexMismatchError, openIndexedLookup, type IndexedLookup } from './call-index-reader.js';
 import { createCallPicker } from './call-picker.js';
 import { findIndexed, getIndexed, replaysIndexed, type Found } from './indexed-queries.js';
@@ -130,9 +130,8 @@ export function createCallStore(dataDir: string): CallStore {
       const judged = judge?.(line);
       if (judged === 'past') return;
       if (judged === 'skip') continue;
-      const parsed = parseSegmentLine(line);
       // A line that is not a record (there should be none: torn ones are skipped earlier) is left out, and counted.
-      const record = parsed?.kind === 'call' ? parsed.record : undefined;
+      const record = parseRecordLine(line);
       if (!record) {
         noteSkipped(line);
         continue;
