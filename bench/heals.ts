@@ -13,6 +13,7 @@ import { writeSection } from './benchmarks-file.js';
 import { describeMachine } from './machine.js';
 import { runTunnelHeals, type FaultKind, type HealMeasurement, type TunnelHealsResult } from './scenarios/tunnel-heals.js';
 import { runProviderHeals, type ProviderHeal } from './scenarios/provider-heals.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
 
 export const HEALS_SECTION_HEADING = '## Heal times: the tunnel as it fails in the real world';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
@@ -123,7 +124,10 @@ async function main(): Promise<void> {
   }
 }
 
+const FLAGS: BenchFlags = { usage: 'node dist/bench/heals.js [--quick] [--no-write]', switches: ['--quick', '--no-write'], values: [] };
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
   main().catch((error: unknown) => {
     console.error('median-dev bench:heals failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;

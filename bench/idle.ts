@@ -8,6 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runIdleQuiet } from './scenarios/idle-quiet.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
+
+const FLAGS: BenchFlags = { usage: 'node dist/bench/idle.js [--seconds <n>]', switches: [], values: ['--seconds'] };
+exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
 
 const at = process.argv.indexOf('--seconds');
 const seconds = at === -1 ? 60 : Number(process.argv[at + 1]);

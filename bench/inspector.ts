@@ -15,6 +15,10 @@ import { join } from 'node:path';
 import { traceWhile, type TraceSummary } from './chromium-trace.js';
 import { runInspectorPaint } from './scenarios/inspector-paint.js';
 import { runRecorderAppends } from './scenarios/recorder-appends.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
+
+const FLAGS: BenchFlags = { usage: 'node dist/bench/inspector.js [--records N] [--steps N] [--trace FILE]', switches: [], values: ['--records', '--steps', '--trace'] };
+exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
 
 function numberArg(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);

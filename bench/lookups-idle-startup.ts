@@ -17,6 +17,7 @@ import { median } from './percentiles.js';
 import { runIdleQuiet, type IdleQuietResult } from './scenarios/idle-quiet.js';
 import { runShowLookups, type ShowLookupsResult } from './scenarios/show-lookups.js';
 import { runStartUp, type StartUpResult } from './scenarios/start-up.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 export const LOOKUPS_IDLE_STARTUP_HEADING = '## Idle daemon, `show` lookups and start-up: measured';
@@ -87,7 +88,10 @@ export async function runLookupsIdleStartupBench(options: { root: string; isQuic
 }
 
 const isMain = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+const FLAGS: BenchFlags = { usage: 'node dist/bench/lookups-idle-startup.js [--quick] [--no-write]', switches: ['--quick', '--no-write'], values: [] };
+
 if (isMain) {
+  exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
   const args = new Set(process.argv.slice(2));
   const root = await mkdtemp(join(tmpdir(), 'median-dev-bench-quiet-'));
   try {

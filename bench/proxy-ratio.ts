@@ -17,6 +17,7 @@ import { median } from './percentiles.js';
 import { TARGETS } from './report.js';
 import { PROXY_SCENARIOS, PROXY_SCENARIO_LABELS, runProxyThroughput } from './scenarios/proxy-throughput.js';
 import { forkServer } from './server-handle.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
 
 export const PROXY_RATIO_HEADING = '## Recording proxy ÷ bare http-proxy-3';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
@@ -61,7 +62,10 @@ async function main(): Promise<void> {
   }
 }
 
+const FLAGS: BenchFlags = { usage: 'node dist/bench/proxy-ratio.js [--rounds N] [--requests N] [--no-write]', switches: ['--no-write'], values: ['--rounds', '--requests'] };
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
   main().catch((error: unknown) => {
     console.error('median-dev bench:proxy failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;

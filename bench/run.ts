@@ -33,6 +33,10 @@ import { runSavedCallsBench } from './saved-calls.js';
 import { runLookupsIdleStartupBench } from './lookups-idle-startup.js';
 import { medianBy } from './percentiles.js';
 import { forkServer } from './server-handle.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
+
+const FLAGS: BenchFlags = { usage: 'node dist/bench/run.js [--quick] [--profile | --no-profile] [--no-write]', switches: ['--quick', '--profile', '--no-profile', '--no-write'], values: [] };
+exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 /** Nothing here should come near this; it stops a hung run. */

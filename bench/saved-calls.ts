@@ -24,6 +24,7 @@ import { writeSection } from './benchmarks-file.js';
 import { describeMachine } from './machine.js';
 import { CLI_ENTRY } from './cli-entry.js';
 import { binArgv } from './bin-node-args.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
 
 export const SAVED_CALLS_SECTION_HEADING = '## `median-dev test` on 1,000 saved calls';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
@@ -182,7 +183,10 @@ async function main(): Promise<void> {
   }
 }
 
+const FLAGS: BenchFlags = { usage: 'node dist/bench/saved-calls.js [--quick] [--no-write]', switches: ['--quick', '--no-write'], values: [] };
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
   main().catch((error: unknown) => {
     console.error('median-dev bench:test failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;

@@ -10,6 +10,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runShowLookups } from './scenarios/show-lookups.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
+
+const FLAGS: BenchFlags = { usage: 'node dist/bench/show.js [--records <n>] [--runs <n>]', switches: [], values: ['--records', '--runs'] };
+exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
 
 const flag = (name: string, fallback: number): number => {
   const at = process.argv.indexOf(name);

@@ -18,6 +18,7 @@ import { describeMachine } from './machine.js';
 import type { ServerHandle } from './server-handle.js';
 import { formatTunnelAb, isTunnelAbMet } from './scenarios/tunnel-ab-report.js';
 import { runTunnelAb, type TunnelAbResult } from './scenarios/tunnel-ab.js';
+import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
 
 export const TUNNEL_SECTION_HEADING = '## Through the tunnel: stock localtunnel client vs median-dev';
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
@@ -82,7 +83,10 @@ async function main(): Promise<void> {
   });
 }
 
+const FLAGS: BenchFlags = { usage: 'node dist/bench/tunnel.js [--quick] [--no-write] [--rounds N] [--rss-calls N] [--tunnel-host http://127.0.0.1:<port> --tunnel-domain <domain>]', switches: ['--quick', '--no-write'], values: ['--rounds', '--rss-calls', '--tunnel-host', '--tunnel-domain'] };
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  exitUnlessBenchArgsRun(process.argv.slice(2), FLAGS);
   main().catch((error: unknown) => {
     console.error('median-dev bench:tunnel failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;
