@@ -25,7 +25,7 @@ export interface ShowLookupsResult {
   recordIdMs: number[];
   callsLimit20Ms: number[];
   nodeMs: number[];
-  /** In-process findByToolCallId + replaysOf (what show does), median ms, and the segment lines it read itself. */
+  /** In-process findWithReplays (what show does: the record, then its replays, through one read of the index), median ms, and the segment lines it read itself. */
   inProcessMs: number;
   inProcessLinesRead: number;
 }
@@ -64,8 +64,7 @@ export async function runShowLookups(options: { root: string; records: number; r
   const inProcess: number[] = [];
   for (let i = 0; i < options.rounds; i += 1) {
     const started = performance.now();
-    const found = await store.findByToolCallId(oldest.toolCallId);
-    await store.replaysOf(found.id);
+    await store.findWithReplays(oldest.toolCallId);
     inProcess.push(performance.now() - started);
     result.inProcessLinesRead = store.lastLookupLinesRead();
   }
