@@ -203,7 +203,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await running.close();
-    process.disconnect?.();
+    // After the parent went away the channel is already gone, and disconnecting again throws.
+    if (process.connected) process.disconnect?.();
   };
   process.on('message', (message: ParentMessage) => {
     if (message.type === 'settle') {
@@ -226,5 +227,5 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   send({ type: 'failed', message: error instanceof Error ? error.stack ?? error.message : String(error) });
   process.exitCode = 1;
-  process.disconnect?.();
+  if (process.connected) process.disconnect?.();
 });
