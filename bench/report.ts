@@ -281,7 +281,7 @@ export function formatReport(r: BenchResults): string {
     `### 5. TUI with ${int(t.records)} records`,
     '',
     `The real TUI (\`startTui\`, blessed) in a ${t.width}×${t.height} terminal made of PassThrough streams that say they are a TTY; what it writes is read as a terminal would. ` +
-      `A snapshot of ${int(t.records)} records (like scenario 2's) is dispatched; redraws are not throttled (\`redrawIntervalMs: 0\`), so each key press is drawn at once. ` +
+      `A snapshot of ${int(t.records)} records (like scenario 2's) is dispatched, of which the TUI keeps the newest ${int(t.kept)} (its window; older calls are in the store, for \`median-dev calls\` and the inspector); redraws are not throttled (\`redrawIntervalMs: 0\`), so each key press is drawn at once. ` +
       'Each press is written to the input as the terminal sends it and timed until its frame is written out.',
     '',
     `- Opening: **${int(t.openMs)} ms** from \`startTui()\` to the first frame with the records (${int(t.startMs)} ms to the first, empty frame; ${int(t.snapshotMs)} ms for the snapshot and its frame).`,

@@ -31,6 +31,8 @@ export interface KeyTiming {
 
 export interface TuiBenchResult {
   records: number;
+  /** How many of them the TUI keeps (its window: the newest ones). */
+  kept: number;
   width: number;
   height: number;
   /** startTui() until its first (empty) frame is written. */
@@ -166,6 +168,7 @@ export async function runTuiResponsiveness(options: TuiBenchOptions): Promise<Tu
     const overall = summarizeLatencies(Float64Array.from(every));
     return {
       records: options.records,
+      kept: shown.records.size,
       width: options.width,
       height: options.height,
       startMs: t1 - t0,
