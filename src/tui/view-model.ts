@@ -125,7 +125,9 @@ function addRecord(state: TuiState, record: CallRecord): TuiState {
   const next: TuiState = {
     ...state,
     records,
-    callCount: state.callCount + (isNew ? 1 : 0),
+    // A repeat (the same outcome again, `repeats` > 0) is no new call, also when its record dropped off the window or
+    // came before the snapshot: the daemon's count has it already.
+    callCount: state.callCount + (isNew && !((record.repeats ?? 0) > 0) ? 1 : 0),
     filter: { ...state.filter, view },
   };
   // Rows added on top (the rows that drop off the window go from the bottom).

@@ -28,6 +28,15 @@ describe('the TUI keeps a window of the newest calls', () => {
     expect(listText(started(records.slice(0, 5)))).not.toContain('older call');
   });
 
+  it('counts no new call for a repeat of a record that dropped off the window', () => {
+    const records = many(25);
+    const state = run(started(records.slice(0, 5)), ...arrivals(records.slice(5))).state;
+    expect(state.records.indexOf(records[0]?.id ?? '')).toBeUndefined();
+    const repeated = run(state, arrive({ ...(records[0] as CallRecord), repeats: 2, lastAt: new Date().toISOString() })).state;
+    expect(repeated.callCount).toBe(25);
+    expect(visibleRows(repeated)[0]?.record.id).toBe(records[0]?.id);
+  });
+
   it('moves a selected call that drops off to the oldest kept one, and r replays that', () => {
     const records = many(20);
     let state = run(started(records), key('G')).state;
