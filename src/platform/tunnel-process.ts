@@ -37,6 +37,9 @@ export interface StartTunnelProgramOptions {
   clock?: Clock;
 }
 
+/** The most a program's exit waits for the rest of its output once it exited. */
+const STREAM_DRAIN_MS = 500;
+
 /**
  * Runs a tunnel program without a shell, in its own process group on POSIX
  * (so a stop reaches what it forks), with stdin closed: a program that would
@@ -71,14 +74,39 @@ export function startTunnelProgram(options: StartTunnelProgramOptions): TunnelPr
       // Only a failure to start ends it here; a later error (a kill that failed) leaves it running.
       if (running.pid === undefined) finish({ code: null, signal: null, spawnErrorCode: error.code ?? 'EINVAL' });
     });
-    running.once('exit', (code, signal) => finish({ code, signal }));
+    /*
+     * Node may report the exit before the last lines the program printed have
+     * been read from its pipes: ssh prints "Host key verification failed."
+     * and exits, and under load the exit came first, so the error said
+     * ssh_exited instead of ssh_host_key_unknown. The exit counts once both
+     * pipes ended too, or after STREAM_DRAIN_MS (a program whose child keeps
+     * them open does not hold its exit longer).
+     */
+    let openStreams = 0;
+    let exitSeen: ProgramExit | undefined;
+    let drainTimer: ClockTimer | undefined;
+    const finishWhenDrained = (): void => {
+      if (exitSeen === undefined || openStreams > 0) return;
+      drainTimer?.cancel();
+      finish(exitSeen);
+    };
+    running.once('exit', (code, signal) => {
+      exitSeen = { code, signal };
+      if (openStreams > 0) drainTimer = clock.setTimer(() => finish({ code, signal }), STREAM_DRAIN_MS);
+      finishWhenDrained();
+    });
     for (const stream of ['stdout', 'stderr'] as const) {
       const source = running[stream];
       if (!source) continue;
       source.setEncoding('utf8');
+      openStreams += 1;
       const lines = createInterface({ input: source, crlfDelay: Infinity });
       lines.on('line', (line) => {
         for (const listener of listeners) listener(line, stream);
+      });
+      lines.once('close', () => {
+        openStreams -= 1;
+        finishWhenDrained();
       });
     }
   }
