@@ -6,7 +6,7 @@ import type { CliIo } from '../../../src/cli/cli-io.js';
 import { commandHandlers } from '../../../src/cli/command-handlers.js';
 import { runCli } from '../../../src/cli/run-cli.js';
 import { KEY_MESSAGES } from '../../../src/median/index.js';
-import { runCliInProcess, spawnCli } from '../../helpers/cli-harness.js';
+import { runCliInProcess, silentIo, spawnCli } from '../../helpers/cli-harness.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 
 /** A stack frame line, as Node prints them. */
@@ -200,18 +200,7 @@ describe('hostile and broken input to the CLI', () => {
     const run = async (argv: string[]) => {
       let stderr = '';
       const errors = new PassThrough().on('data', (chunk) => (stderr += String(chunk)));
-      const io: CliIo = {
-        stdout: new PassThrough(),
-        stderr: errors,
-        stdin: new PassThrough(),
-        env: {},
-        cwd: process.cwd(),
-        isTTY: false,
-        isInteractive: false,
-        onSignal: () => () => undefined,
-        pid: process.pid,
-        exit: () => undefined,
-      };
+      const io: CliIo = { ...silentIo(), stderr: errors, exit: () => undefined };
       // The one seam the CLI offers for this: the command handlers it is built with.
       const handlers = {
         ...commandHandlers,

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { createCallStore, type CallStore } from '../../../src/recorder/index.js';
 import { makeRecord } from '../../helpers/make-record.js';
+import { fillWithReplays } from './filled-store.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
 
 /**
@@ -44,14 +45,7 @@ describe('the call index read in chunks', () => {
   it('findWithReplays gives what findByToolCallId then replaysOf give, through the index and without it', async () => {
     const dataDir = await useDataDir();
     const recorder = await useRecorder({ dataDir, segmentMaxRecords: 25, groupCommitMs: 0 });
-    const records: CallRecord[] = [];
-    for (let n = 1; n <= 120; n += 1) records.push(await recorder.append(makeRecord({ n })));
-    const original = records[3]!;
-    const replays = [
-      await recorder.append(makeRecord({ n: 121, toolCallId: original.toolCallId, replayOf: original.id })),
-      await recorder.append(makeRecord({ n: 122, toolCallId: 'call_new_id_replay', replayOf: original.id })),
-    ];
-    const repeated = await recorder.appendRepeat(original, { repeats: 3, lastAt: '2026-01-01T00:00:09.000Z' });
+    const { records, original, repeated, replays } = await fillWithReplays(recorder, { count: 120, originalAt: 3, repeats: 3 });
 
     const ids = [original.toolCallId, original.id, replays[1]!.id, 'call_new_id_replay', records[119]!.toolCallId];
     const expectations = async (store: CallStore): Promise<void> => {

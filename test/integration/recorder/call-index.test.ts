@@ -4,18 +4,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CallRecord } from '../../../src/median/index.js';
 import { createCallStore, type Recorder } from '../../../src/recorder/index.js';
 import { makeRecord } from '../../helpers/make-record.js';
+import { fillWithReplays } from './filled-store.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
 
 /** 12 segments of 25 records, an original with two replays (one keeping its toolCallId) and a repeat line. */
-async function filledStore(dataDir: string, recorder: Recorder): Promise<{ records: CallRecord[]; original: CallRecord; replays: CallRecord[] }> {
-  const records: CallRecord[] = [];
-  for (let n = 1; n <= 300; n += 1) records.push(await recorder.append(makeRecord({ n })));
-  const original = records[10]!;
-  const replays = [
-    await recorder.append(makeRecord({ n: 301, toolCallId: original.toolCallId, replayOf: original.id })),
-    await recorder.append(makeRecord({ n: 302, toolCallId: 'call_new_id_replay', replayOf: original.id })),
-  ];
-  const repeated = await recorder.appendRepeat(original, { repeats: 4, lastAt: '2026-01-01T00:00:09.000Z' });
+async function filledStore(recorder: Recorder): Promise<{ records: CallRecord[]; original: CallRecord; replays: CallRecord[] }> {
+  const { records, repeated, replays } = await fillWithReplays(recorder, { count: 300, originalAt: 10, repeats: 4 });
   return { records, original: repeated, replays };
 }
 
@@ -27,7 +21,7 @@ describe('the call index: lookups by id read the index, not the segments', () =>
   it('finds records, replays and repeats, and answers not found and ambiguous, reading no segment line', async () => {
     const dataDir = await useDataDir();
     const recorder = await useRecorder(options(dataDir));
-    const { records, original, replays } = await filledStore(dataDir, recorder);
+    const { records, original, replays } = await filledStore(recorder);
     expect((await indexes(dataDir)).length).toBeGreaterThanOrEqual(12);
 
     const store = createCallStore(dataDir);
@@ -47,7 +41,7 @@ describe('the call index: lookups by id read the index, not the segments', () =>
   it('does not read other segments: one overwritten with junk is never seen by a lookup', async () => {
     const dataDir = await useDataDir();
     const recorder = await useRecorder(options(dataDir));
-    const { records } = await filledStore(dataDir, recorder);
+    const { records } = await filledStore(recorder);
     // The oldest segment's bytes replaced in place (same file, same size), its newlines kept.
     const oldest = join(callsDir(dataDir), 'calls-000001.jsonl');
     const junk = (await readFile(oldest, 'utf8')).replace(/[^\n]/g, 'x');
@@ -67,7 +61,7 @@ describe('the call index: lookups by id read the index, not the segments', () =>
   it('after a restart, the live segment’s index goes on and both old and new records are found', async () => {
     const dataDir = await useDataDir();
     const first = await useRecorder(options(dataDir));
-    const { records } = await filledStore(dataDir, first);
+    const { records } = await filledStore(first);
     await first.close();
     const second = await useRecorder(options(dataDir));
     const newer = await second.append(makeRecord({ n: 400 }));
@@ -80,7 +74,7 @@ describe('the call index: lookups by id read the index, not the segments', () =>
   it('a torn index (killed mid-write) loses nothing: its end is read from the segment, then repaired', async () => {
     const dataDir = await useDataDir();
     const first = await useRecorder(options(dataDir));
-    const { records } = await filledStore(dataDir, first);
+    const { records } = await filledStore(first);
     await first.close();
     const livePath = join(callsDir(dataDir), (await indexes(dataDir)).at(-1)!);
     const text = await readFile(livePath, 'utf8');
@@ -104,7 +98,7 @@ describe('the call index: lookups by id read the index, not the segments', () =>
   it('a corrupt or lying index gives no wrong answer: what it names is checked against the segment', async () => {
     const dataDir = await useDataDir();
     const recorder = await useRecorder(options(dataDir));
-    const { records, original } = await filledStore(dataDir, recorder);
+    const { records, original } = await filledStore(recorder);
     const dir = callsDir(dataDir);
     // Segment 2's index names record 26 where record 27 is, and record 27 where 26 is.
     const second = join(dir, 'calls-000002.idx');
@@ -127,7 +121,7 @@ describe('the call index: lookups by id read the index, not the segments', () =>
   it('missing indexes are read through, rebuilt by the next writer, and go with their segment', async () => {
     const dataDir = await useDataDir();
     const first = await useRecorder(options(dataDir));
-    const { records, original, replays } = await filledStore(dataDir, first);
+    const { records, original, replays } = await filledStore(first);
     await first.close();
     for (const name of await indexes(dataDir)) await rm(join(callsDir(dataDir), name));
 
