@@ -62,6 +62,40 @@ function bundledLicenses() {
   };
 }
 /**
+ * The built-ins a bundled package requires at its top but uses in one rare
+ * path, each made to load on first use: commander spawns a child only for an
+ * executable subcommand (we have none), dotenv needs os for a `~` path and
+ * crypto to decrypt a vault (we call neither). The bin runs with V8 options,
+ * which make Node 20 compile every built-in it loads from source (no code
+ * cache), so these cost every command ~5–8 ms of start-up: `node:crypto` alone
+ * is 18 modules. Each line is replaced in place (the sourcemap stays right);
+ * a line not found fails the build, so a new version of the package is looked
+ * at again. test/e2e/cli/show-built-ins.test.ts checks `show` loads neither.
+ */
+const LAZY_BUILTIN_LINES = [
+  { file: /[\\/]commander[\\/]lib[\\/]command\.js$/, line: "const childProcess = require('node:child_process');" },
+  { file: /[\\/]dotenv[\\/]lib[\\/]main\.js$/, line: "const os = require('os')" },
+  { file: /[\\/]dotenv[\\/]lib[\\/]main\.js$/, line: "const crypto = require('crypto')" },
+];
+function lazyBuiltins() {
+  return {
+    name: 'lazy-builtins',
+    transform(code, id) {
+      const lines = LAZY_BUILTIN_LINES.filter((each) => each.file.test(id));
+      if (lines.length === 0) return null;
+      let out = code;
+      for (const { line } of lines) {
+        const match = /^const (\w+) = require\(('[^']+')\);?$/.exec(line);
+        if (!out.includes(line)) throw new Error(`${id} no longer has the line \`${line}\` (rolldown.config.mjs LAZY_BUILTIN_LINES): look at how it loads that built-in now`);
+        // A property read loads the built-in then; `this` is not used by any function these packages call on it.
+        out = out.replace(line, `const ${match[1]} = new Proxy({}, { get: (_, key) => require(${match[2]})[key] });`);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
+/**
  * The chunks of ours, each the static imports (all the way down) of its
  * roots, less what an earlier one took: what every command loads (the
  * entry's imports), then what `show` and `calls` add (the lookups users run
@@ -136,7 +170,7 @@ export default defineConfig({
   preserveEntrySignatures: 'allow-extension',
   // Ours is relative or absolute; a bare name (a package, node:*) stays an import at run time, but for BUNDLED_PACKAGES.
   external: (id, importer) => importer !== undefined && !id.startsWith('.') && !isAbsolute(id) && !isBundledPackage(id),
-  plugins: [bundledLicenses()],
+  plugins: [lazyBuiltins(), bundledLicenses()],
   output: {
     dir: 'dist/bin',
     format: 'esm',

@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { MedianDevError } from '../shared/errors.js';
+import { nodeCrypto } from '../shared/lazy-builtins.js';
 
 /** SPEC §1.1: `median_key_` then at least 32 characters of [A-Za-z0-9]. */
 const KEY_PREFIX = 'median_key_';
@@ -38,7 +38,7 @@ export function assertMedianKey(key: string): void {
  * the 32 raw bytes.
  */
 export function deriveToolSecret(medianKey: string): Buffer {
-  return createHmac('sha256', Buffer.from(medianKey, 'utf8')).update('median/tool-signing/v1').digest();
+  return nodeCrypto().createHmac('sha256', Buffer.from(medianKey, 'utf8')).update('median/tool-signing/v1').digest();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../shared/lazy-builtins.js';
 
 /** SPEC §1.1: signatures are valid within five minutes either way. */
 export const SIGNATURE_TOLERANCE_MS = 300_000;
@@ -54,7 +54,7 @@ function bodyBytes(body: string | Uint8Array): Buffer {
 
 /** hex(HMAC-SHA256(secret, "<t>.<raw body>")). */
 export function computeSignature(secret: Uint8Array, timestamp: number, body: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`).update(bodyBytes(body)).digest('hex');
+  return nodeCrypto().createHmac('sha256', secret).update(`${timestamp}.`).update(bodyBytes(body)).digest('hex');
 }
 
 /** The `median-signature` header value for a body signed at `timestamp`. */
@@ -91,14 +91,14 @@ export interface SignatureVerifier {
 export function createSignatureVerifier(header: string | readonly string[] | undefined, secret: Uint8Array, now: number = Date.now()): SignatureVerifier {
   const early = headerOutcome(header, now);
   if (typeof early === 'string') return { update: () => undefined, finish: () => early };
-  const hmac = createHmac('sha256', secret).update(`${early.timestamp}.`);
+  const hmac = nodeCrypto().createHmac('sha256', secret).update(`${early.timestamp}.`);
   return {
     update: (chunk) => void hmac.update(chunk),
     finish() {
       const expected = hmac.digest();
       const given = Buffer.from(early.v1, 'hex');
       // Stryker disable next-line ConditionalExpression: V1_PATTERN admits exactly 64 hex digits, so both are always 32 bytes; the length check guards timingSafeEqual should that pattern ever change.
-      return given.length === expected.length && timingSafeEqual(given, expected) ? 'valid' : 'invalid_signature';
+      return given.length === expected.length && nodeCrypto().timingSafeEqual(given, expected) ? 'valid' : 'invalid_signature';
     },
   };
 }

@@ -1,5 +1,5 @@
-import { execFile, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { nodeChildProcess } from '../shared/lazy-builtins.js';
 
 /**
  * The operating-system calls the platform helpers make, passed in so unit
@@ -29,7 +29,7 @@ export const realSystemCalls: SystemCalls = Object.freeze({
   },
   run(file: string, args: readonly string[], timeoutMs: number): Promise<number | null> {
     return new Promise((resolve) => {
-      execFile(file, [...args], { windowsHide: true, timeout: timeoutMs }, (error) => {
+      nodeChildProcess().execFile(file, [...args], { windowsHide: true, timeout: timeoutMs }, (error) => {
         if (!error) return resolve(0);
         const code = (error as { code?: unknown }).code;
         resolve(typeof code === 'number' ? code : null);
@@ -38,14 +38,14 @@ export const realSystemCalls: SystemCalls = Object.freeze({
   },
   runSync(file: string, args: readonly string[], timeoutMs: number): void {
     try {
-      execFileSync(file, [...args], { windowsHide: true, timeout: timeoutMs, stdio: 'ignore' });
+      nodeChildProcess().execFileSync(file, [...args], { windowsHide: true, timeout: timeoutMs, stdio: 'ignore' });
     } catch {
       // The tree may be gone already; the caller is exiting either way.
     }
   },
   readCommand(file: string, args: readonly string[], timeoutMs: number): string | undefined {
     try {
-      return execFileSync(file, [...args], { windowsHide: true, timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
+      return nodeChildProcess().execFileSync(file, [...args], { windowsHide: true, timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' });
     } catch {
       return undefined;
     }

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { withRepeats, type CallRecord, type RepeatLine } from '../median/call-record.js';
 import type { VerdictKind } from '../median/verdict-types.js';
 import { UserError, errorCode } from '../shared/errors.js';
+import { nodeCrypto } from '../shared/lazy-builtins.js';
 import { jsonNeedle, matchesText } from './record-text.js';
 import { parseRecordLine, parseSegmentLine } from './call-index-file.js';
 import { IndexMismatchError, openIndexedLookup, type IndexedLookup } from './call-index-reader.js';
@@ -90,7 +90,7 @@ export function createCallStore(dataDir: string): CallStore {
   const counted = new Map<string, { size: number; lines: number }>();
   /** Lines skipped as not a record, by a hash of their content (a line read twice counts once). */
   const skipped = new Set<string>();
-  const noteSkipped = (line: Buffer): void => void skipped.add(createHash('sha1').update(line).digest('hex'));
+  const noteSkipped = (line: Buffer): void => void skipped.add(nodeCrypto().createHash('sha1').update(line).digest('hex'));
   /** Lines the full scans read, for `lastLookupLinesRead`. */
   let linesScanned = 0;
 

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, chmod, lstat, mkdir, open, readdir, readlink, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from './lazy-builtins.js';
 
 /**
  * Creates a folder for median-dev's own data, readable by its owner only
@@ -181,7 +181,7 @@ export async function writeFileAtomic(
       /* No file yet: the given (or default) mode applies. */
     }
   }
-  const beside = tempPathFor(target, randomBytes(6).toString('hex'));
+  const beside = tempPathFor(target, nodeCrypto().randomBytes(6).toString('hex'));
   const places = options.stagingDir ? [join(options.stagingDir, basename(beside)), beside] : [beside];
   for (const [index, temp] of places.entries()) {
     try {

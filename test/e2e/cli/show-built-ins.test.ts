@@ -1,0 +1,57 @@
+// `show` on the bundled bin, run as the installed bin runs it (node with its shebang's V8 options): with
+// those options Node 20 compiles each built-in the CLI loads from source (no code cache), so the lookup's
+// path must not load the ones it never calls. process.moduleLoadList, read at exit, says which it loaded.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { binNodeArgs } from '../../../bench/bin-node-args.js';
+import { openRecorder } from '../../../src/recorder/index.js';
+import { BUNDLED_CLI_PATH } from '../../helpers/cli-harness.js';
+import { useTempDir } from '../../helpers/e2e-world.js';
+import { makeRecord } from '../../helpers/make-record.js';
+
+const RECORD_BUILT_INS = fileURLToPath(new URL('../../helpers/record-built-ins.cjs', import.meta.url));
+/**
+ * Built-ins a keyless `show` never calls: crypto (a key's HMAC, signing), child_process (commander's
+ * executable subcommands, the platform helpers), dgram (child_process loads it), os (dotenv's `~`
+ * paths), and the network clients and servers only the daemon uses.
+ */
+const NEVER_LOADED = ['crypto', 'child_process', 'dgram', 'os', 'http', 'https', 'http2', 'tls', 'zlib', 'dns', 'worker_threads', 'vm'];
+
+async function showLoads(dir: string, dataDir: string, id: string): Promise<{ stdout: string; builtIns: string[] }> {
+  const file = join(dir, `built-ins-${id}.txt`);
+  const args = [...binNodeArgs(BUNDLED_CLI_PATH), '--require', RECORD_BUILT_INS, BUNDLED_CLI_PATH, 'show', id, '--json', '--data-dir', dataDir, '--no-env-file'];
+  const child = spawn(process.execPath, args, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, MEDIAN_DEV_TEST_BUILT_INS_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  expect(code, stderr).toBe(0);
+  const builtIns = (await readFile(file, 'utf8')).split('\n').flatMap((line) => (line.startsWith('NativeModule ') ? [line.slice('NativeModule '.length)] : []));
+  return { stdout, builtIns };
+}
+
+describe('show, run as the bin runs', () => {
+  it('finds a call by toolCallId and by record id without loading crypto, child_process or the network stacks', async () => {
+    const dir = await useTempDir('median-dev-show-built-ins-');
+    const dataDir = join(dir, 'data');
+    const recorder = await openRecorder({ dataDir, secrets: [] });
+    const original = await recorder.append(makeRecord({ n: 1 }));
+    await recorder.append(makeRecord({ n: 2 }));
+    const replay = await recorder.append(makeRecord({ n: 3, toolCallId: original.toolCallId, replayOf: original.id }));
+    await recorder.close();
+
+    const byToolCallId = await showLoads(dir, dataDir, original.toolCallId);
+    expect(JSON.parse(byToolCallId.stdout)).toMatchObject({ id: original.id, replays: [{ id: replay.id }] });
+    const byRecordId = await showLoads(dir, dataDir, replay.id);
+    expect(JSON.parse(byRecordId.stdout)).toMatchObject({ id: replay.id, replayOf: original.id });
+    for (const { builtIns } of [byToolCallId, byRecordId]) {
+      expect(builtIns).toContain('fs/promises'); // the list was read: the lookup reads the store with it
+      expect(builtIns.filter((name) => NEVER_LOADED.includes(name))).toEqual([]);
+    }
+  }, 30_000);
+});
