@@ -13,6 +13,14 @@
 // @license comment rolldown's legal-comments option would keep). The entry's
 // shebang line is carried over as main.ts has it (node flags included).
 //
+// The bundle is CommonJS (dist/bin/package.json says so for its .js files, in
+// a package that is "type": "module"): an ES module entry makes Node load and
+// compile its ES module loader (~10 built-in modules) at every start, which
+// with the bin's V8 options (no code cache for built-ins) cost every command
+// ~10 ms; a CommonJS main needs none of it. import() of our chunks becomes a
+// require() in a promise, still lazy; a package stays external (chokidar,
+// ES-only, is loaded by require() of an ES module: Node >= 20.19).
+//
 // Chunks (TIERS below): what every command loads, what `show` and `calls`
 // add, `start`'s own, the daemon's own and what it shares with other
 // commands. Every import() stays lazy: a command loads its chunks only, the
@@ -95,6 +103,16 @@ function lazyBuiltins() {
   };
 }
 
+/** dist/bin/package.json: the bundle's .js files are CommonJS (the package's own package.json says module). */
+function commonJsMarker() {
+  return {
+    name: 'commonjs-marker',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'package.json', source: '{ "type": "commonjs" }\n' });
+    },
+  };
+}
+
 /**
  * The chunks of ours, each the static imports (all the way down) of its
  * roots, less what an earlier one took: what every command loads (the
@@ -137,7 +155,7 @@ function closureOf(graph, roots, stops = new Set()) {
   return found;
 }
 
-/** Which chunk each module of a tier goes to; the entry itself stays in its own file (its top-level await runs the command, which imports the chunks). */
+/** Which chunk each module of a tier goes to; the entry itself stays in its own file (it runs the command, which imports the chunks). */
 function tiersOf(graph, dynamicRoots) {
   const chunkOf = new Map();
   for (const tier of TIERS) {
@@ -170,10 +188,10 @@ export default defineConfig({
   preserveEntrySignatures: 'allow-extension',
   // Ours is relative or absolute; a bare name (a package, node:*) stays an import at run time, but for BUNDLED_PACKAGES.
   external: (id, importer) => importer !== undefined && !id.startsWith('.') && !isAbsolute(id) && !isBundledPackage(id),
-  plugins: [lazyBuiltins(), bundledLicenses()],
+  plugins: [lazyBuiltins(), bundledLicenses(), commonJsMarker()],
   output: {
     dir: 'dist/bin',
-    format: 'esm',
+    format: 'cjs',
     sourcemap: true,
     cleanDir: true,
     entryFileNames: '[name].js',

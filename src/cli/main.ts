@@ -82,5 +82,7 @@ process.on('unhandledRejection', onCrash);
 process.stdout.on('error', onOutputError);
 process.stderr.on('error', onOutputError);
 
-const code = await runCli(process.argv.slice(2), io);
-process.exitCode = isReaderGone ? 0 : code;
+// No top-level await: the bundle is CommonJS (rolldown.config.mjs).
+void runCli(process.argv.slice(2), io).then((code) => {
+  process.exitCode = isReaderGone ? 0 : code;
+});

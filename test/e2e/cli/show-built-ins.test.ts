@@ -20,6 +20,8 @@ const RECORD_BUILT_INS = fileURLToPath(new URL('../../helpers/record-built-ins.c
  * paths), and the network clients and servers only the daemon uses.
  */
 const NEVER_LOADED = ['crypto', 'child_process', 'dgram', 'os', 'http', 'https', 'http2', 'tls', 'zlib', 'dns', 'worker_threads', 'vm'];
+/** Node's ES module loader: the bundle is CommonJS (rolldown.config.mjs), so a command that imports no ES package needs none of it. */
+const ESM_LOADER = /^internal\/modules\/esm\/(translators|module_job|module_map|resolve|load)$/;
 
 async function showLoads(dir: string, dataDir: string, id: string): Promise<{ stdout: string; builtIns: string[] }> {
   const file = join(dir, `built-ins-${id}.txt`);
@@ -36,7 +38,7 @@ async function showLoads(dir: string, dataDir: string, id: string): Promise<{ st
 }
 
 describe('show, run as the bin runs', () => {
-  it('finds a call by toolCallId and by record id without loading crypto, child_process or the network stacks', async () => {
+  it('finds a call by toolCallId and by record id without crypto, child_process, the network stacks or the ES module loader', async () => {
     const dir = await useTempDir('median-dev-show-built-ins-');
     const dataDir = join(dir, 'data');
     const recorder = await openRecorder({ dataDir, secrets: [] });
@@ -52,6 +54,7 @@ describe('show, run as the bin runs', () => {
     for (const { builtIns } of [byToolCallId, byRecordId]) {
       expect(builtIns).toContain('fs/promises'); // the list was read: the lookup reads the store with it
       expect(builtIns.filter((name) => NEVER_LOADED.includes(name))).toEqual([]);
+      expect(builtIns.filter((name) => ESM_LOADER.test(name))).toEqual([]);
     }
   }, 30_000);
 });

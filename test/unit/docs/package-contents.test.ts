@@ -29,9 +29,10 @@ describe('the npm package', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
     expect(files).toContain(pkg.bin['median-dev']);
     const entry = readFileSync(join(ROOT, pkg.bin['median-dev']!), 'utf8');
-    const chunks = [...entry.matchAll(/from "\.\/(chunks\/[^"]+\.js)"/g)].map((m) => `dist/bin/${m[1]!}`);
+    const chunks = [...entry.matchAll(/require\("\.\/(chunks\/[^"]+\.js)"\)/g)].map((m) => `dist/bin/${m[1]!}`);
     expect(chunks.length).toBeGreaterThan(0);
     for (const chunk of chunks) expect(files).toContain(chunk);
+    expect(files).toContain('dist/bin/package.json'); // without it, Node would load the CommonJS bundle as ES modules
   });
 
   it('ships beside the bin the licence of each package bundled into it', () => {

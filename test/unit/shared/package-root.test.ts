@@ -16,6 +16,8 @@ describe('packageRoot: the package folder, from wherever a module of it sits', (
     await mkdir(join(root, file, '..'), { recursive: true });
     await writeFile(join(root, 'package.json'), '{"name":"median-dev"}');
     await writeFile(join(root, file), '');
+    // The bundle's own marker (its files are CommonJS) names no package: passed over.
+    if (file.startsWith('dist/bin/')) await writeFile(join(root, 'dist/bin/package.json'), '{"type":"commonjs"}');
     expect(packageRoot(pathToFileURL(join(root, file)))).toBe(root);
     expect(packageRoot(pathToFileURL(join(root, file)).href)).toBe(root);
   });
