@@ -70,6 +70,9 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
         const whose = event.otherUrl ? `${' '.repeat(9)}clashes with ${event.otherUrl} (${ownerLabel(event.otherOwner)})\n` : '';
         return `${base}\n${whose}${' '.repeat(9)}${style.yellow(`→ ${event.fix ?? 'median-dev endpoints'}`)}`;
       }
+      if (event.action === 'waiting') {
+        return `${label(style, 'endpoint')}${style.yellow('waiting')} ${event.id} ${event.url}\n${' '.repeat(9)}${style.dim(`the dev server is still starting (${event.error ?? 'no answer'}): syncing again for a few seconds`)}`;
+      }
       if (event.action === 'synced') return `${label(style, 'endpoint')}${style.green('synced')} ${event.id} ${event.url}${tools}`;
       return base + tools;
     }

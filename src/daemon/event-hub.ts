@@ -71,7 +71,7 @@ export function createEventHub(base: {
           id: event.id,
           url: event.url,
           status: event.action === 'synced' ? 'synced' : event.action === 'sync-failed' || event.action === 'clash' ? 'failed' : 'pending',
-          error: event.error ?? null,
+          error: event.action === 'waiting' ? null : (event.error ?? null),
         };
         break;
       case 'call': {

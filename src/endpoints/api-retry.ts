@@ -4,6 +4,7 @@ import { keyLabel } from '../events/key-map.js';
 import type { NewDaemonEvent } from '../events/daemon-events.js';
 import { delayOrAbort } from '../shared/delay.js';
 import type { Clock } from '../shared/clock.js';
+import type { StartingPolicy } from './starting-retry.js';
 
 /**
  * How the endpoint keeper tries a Median request again. Every kind of retry is
@@ -20,18 +21,21 @@ export interface RetryPolicy {
   rateLimit: { retries: number; defaultWaitMs: number; maxWaitMs: number };
   /** No answer in time, no connection, a 5xx, an answer that is not Median's: tries after the first, pauses doubling from `baseMs` up to `maxMs`. */
   transient: { retries: number; baseMs: number; maxMs: number };
+  /** A sync that found the dev server still starting (a 5xx, no answer) right after median-dev (re)started or reloaded it: synced again within the window. */
+  starting: StartingPolicy;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
   rateLimit: Object.freeze({ retries: 3, defaultWaitMs: 60_000, maxWaitMs: 120_000 }),
   transient: Object.freeze({ retries: 3, baseMs: 500, maxMs: 4_000 }),
+  starting: Object.freeze({ windowMs: 5_000, baseMs: 500, maxMs: 2_000 }),
 });
 
 /** Runs `call`, trying again per the policy; `what` names the request in messages ("the endpoint list"). */
 export type WithRetry = <T>(what: string, call: () => Promise<T>) => Promise<T>;
 
 export interface ApiRetryOptions {
-  policy: RetryPolicy;
+  policy: Pick<RetryPolicy, 'rateLimit' | 'transient'>;
   emit(event: NewDaemonEvent): void;
   signal?: AbortSignal | undefined;
   /** What the pauses between tries wait on (tests drive it); real time when left out. */

@@ -4,7 +4,7 @@ import { sameMessage, SYNC_MESSAGES } from '../median/messages.js';
 import { syncFix } from '../median/sync-fixes.js';
 import { MedianDevError, errorCode, receivedErrorCode, type ErrorCode } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import type { Clock } from '../shared/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import type { NewDaemonEvent } from '../events/daemon-events.js';
 import { DEFAULT_RETRY_POLICY, createApiRetry, type RetryPolicy } from './api-retry.js';
 import { parseClash } from './clash-message.js';
@@ -12,9 +12,8 @@ import { clashAdvice } from './clash-advice.js';
 import { ourEndpoints, type ProjectMemory } from './classify-endpoints.js';
 import { ownerOf, type EndpointOwner } from './endpoint-owner.js';
 import { notOursRefusal } from './not-ours-refusal.js';
-import { openRouteRetrying, type RouteConnectOutcome } from './route-connect-retry.js';
-
-export type { RouteConnectOutcome } from './route-connect-retry.js';
+import { openRouteRetrying, routeUrlOf, type RouteConnectOutcome } from './route-connect-retry.js';
+import { settleWhileStarting, stillFailingFix } from './starting-retry.js';
 import { mayTouchEndpoint } from './endpoint-trust.js';
 import { decideProductionGuard, type ProductionGuardDecision } from './production-guard.js';
 
@@ -38,6 +37,12 @@ export interface EndpointKeeperOptions {
   signal?: AbortSignal;
   /** What the pauses between tries wait on (tests drive it); real time when left out. */
   clock?: Clock;
+  /**
+   * When median-dev last (re)started the dev server or saw it reload its env
+   * (ms on `clock`; undefined: it started none): a sync that finds it still
+   * starting within `retry.starting`'s window is asked again, not reported.
+   */
+  devServerStartingSince?: () => number | undefined;
 }
 
 export interface EndpointKeeper {
@@ -67,8 +72,11 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   const logger = options.logger ?? silentLogger;
   const tunnelDomains = options.tunnelDomains ?? [];
   const mayTouch = (endpoint: Endpoint, memory: ProjectMemory): boolean => mayTouchEndpoint(endpoint, memory, tunnelDomains);
+  const clock = options.clock ?? systemClock;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const waitOptions = { ...(options.syncTimeoutMs ? { timeoutMs: options.syncTimeoutMs } : {}), ...(options.signal ? { signal: options.signal } : {}) };
   const withRetry = createApiRetry({
-    policy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+    policy,
     emit: options.emit,
     signal: options.signal,
     clock: options.clock,
@@ -151,16 +159,20 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
    * Waits for the sync; heals a clash with this project's own old endpoint,
    * and a refused signature by opening the route once (both bounded).
    */
-  async function settle(endpoint: Endpoint, toolsUrl: string): Promise<Endpoint> {
+  async function settle(endpoint: Endpoint, toolsUrl: string, askedAt: number): Promise<Endpoint> {
     let current = endpoint;
+    let asked = askedAt;
     let hasReconnected = false;
+    let hasWaited = false; // for a dev server still starting: a failure after that says so
     for (let heal = 0; ; heal++) {
-      if (current.status === 'pending') {
-        current = await options.api().waitForSync(current.id, {
-          ...(options.syncTimeoutMs ? { timeoutMs: options.syncTimeoutMs } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-      }
+      current = await settleWhileStarting(current, asked, {
+        policy: policy.starting,
+        startingSince: options.devServerStartingSince,
+        waitForSync: (pending) => options.api().waitForSync(pending.id, waitOptions),
+        syncAgain: () => withRetry('asking for a sync', () => options.api().sync(toolsUrl)),
+        onWaiting: (failed) => { hasWaited = true; emitEndpoint('waiting', failed); },
+        clock, signal: options.signal,
+      });
       if (current.status === 'synced') {
         emitEndpoint('synced', current);
         return current;
@@ -170,6 +182,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
         hasReconnected = true;
         emitEndpoint('sync-failed', current);
         logger.info('The route refused the sync signature: opening it once to reconnect.');
+        asked = clock.now();
         const reconnected = await connectThroughRoute(toolsUrl);
         if (!reconnected) return current;
         current = reconnected;
@@ -177,7 +190,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       }
       const clash = parseClash(current.error);
       if (!clash) {
-        emitEndpoint('sync-failed', current);
+        emitEndpoint('sync-failed', current, hasWaited ? { fix: stillFailingFix(current.error, policy.starting.windowMs) } : {});
         return current;
       }
       const memory = await options.readMemory();
@@ -200,6 +213,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
       });
       emitEndpoint('removed', other, { otherOwner: 'this-project' });
       logger.info(`Removed this project's old endpoint ${other.url}, whose tools clashed.`);
+      asked = clock.now();
       current = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
     }
   }
@@ -211,6 +225,7 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   }
 
   async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {
+    const askedAt = clock.now();
     const memory = await options.readMemory();
     const endpoints = await withRetry('reading the endpoint list', () => options.api().listEndpoints());
     let endpoint = endpoints.find((e) => e.url === toolsUrl);
@@ -243,13 +258,14 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     }
     if (!endpoint) return undefined;
     await options.remember({ endpointId: endpoint.id, toolsUrl });
-    return settle(endpoint, toolsUrl);
+    return settle(endpoint, toolsUrl, askedAt);
   }
 
   async function sync(toolsUrl: string): Promise<Endpoint | undefined> {
+    const askedAt = clock.now();
     try {
       const endpoint = await withRetry('asking for a sync', () => options.api().sync(toolsUrl));
-      return await settle(endpoint, toolsUrl);
+      return await settle(endpoint, toolsUrl, askedAt);
     } catch (error) {
       // No endpoint to sync: the caller connects one (after the production guard), not this sync.
       if (errorCode(error) === 'endpoint_not_found' || errorCode(error) === 'no_endpoint') {
@@ -260,17 +276,14 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   }
 
   async function reconnect(toolsUrl: string): Promise<Endpoint | undefined> {
+    const askedAt = clock.now();
     const endpoint = await connectThroughRoute(toolsUrl);
     if (!endpoint) return undefined;
     await options.remember({ endpointId: endpoint.id, toolsUrl });
-    return settle(endpoint, toolsUrl);
+    return settle(endpoint, toolsUrl, askedAt);
   }
 
-  /**
-   * The production guard's facts for the key in use (its organisation's
-   * endpoints and this project's memory), decided by the pure
-   * `decideProductionGuard`. The daemon asks before every connect.
-   */
+  /** The production guard's facts for the key in use (its organisation's endpoints, this project's memory), decided by the pure `decideProductionGuard`; asked before every connect. */
   async function productionGuard(toolsUrl?: string): Promise<ProductionGuardDecision> {
     const [memory, endpoints] = await Promise.all([
       options.readMemory(),
@@ -280,9 +293,4 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
   }
 
   return { ensure, sync, reconnect, productionGuard };
-}
-
-/** Where the route is now (the dev server's origin may have been found after the start). */
-function routeUrlOf(options: { routeUrl: string | (() => string) }): string {
-  return typeof options.routeUrl === 'string' ? options.routeUrl : options.routeUrl();
 }

@@ -34,3 +34,8 @@ export function openRouteRetrying(openRoute: () => Promise<RouteConnectOutcome>,
     });
   });
 }
+
+/** Where the route is now, for connect messages (the dev server's origin may have been found after the start). */
+export function routeUrlOf(options: { routeUrl: string | (() => string) }): string {
+  return typeof options.routeUrl === 'string' ? options.routeUrl : options.routeUrl();
+}

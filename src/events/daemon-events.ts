@@ -42,7 +42,13 @@ export type DaemonEvent =
   | {
       event: 'endpoint';
       at: string;
-      action: 'connected' | 'changed' | 'adopted' | 'removed' | 'synced' | 'sync-failed' | 'clash';
+      /**
+       * `waiting`: a sync right after median-dev (re)started the dev server or
+       * it reloaded its env found it still starting (a 5xx, no answer, in
+       * `error`): not a failure; median-dev syncs again for a few seconds, then
+       * `synced`, or `sync-failed` once the window is over.
+       */
+      action: 'connected' | 'changed' | 'adopted' | 'removed' | 'synced' | 'waiting' | 'sync-failed' | 'clash';
       id: string;
       url: string;
       error?: string | null;

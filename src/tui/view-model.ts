@@ -236,6 +236,7 @@ const ENDPOINT_STATUS: Record<Extract<DaemonEvent, { event: 'endpoint' }>['actio
   changed: 'pending',
   adopted: 'pending',
   synced: 'synced',
+  waiting: 'waiting for the dev server',
   'sync-failed': 'failed',
   clash: 'failed',
   removed: undefined,
@@ -247,7 +248,8 @@ function applyEndpointEvent(state: TuiState, event: Extract<DaemonEvent, { event
     return withFlash({ ...state, daemon: { ...state.daemon, endpoint } }, `Removed the endpoint ${event.url}.`);
   }
   const status = ENDPOINT_STATUS[event.action] ?? 'pending';
-  const endpoint = { id: event.id, url: event.url, status, error: event.error ?? null };
+  // Waiting is not an error: what the starting dev server answered goes in the flash, not the header's error.
+  const endpoint = { id: event.id, url: event.url, status, error: event.action === 'waiting' ? null : (event.error ?? null) };
   const { endpointBlocked: _unblocked, ...daemon } = state.daemon;
   const next = { ...state, daemon: { ...daemon, endpoint } };
   if (event.action === 'clash') {
@@ -256,5 +258,6 @@ function applyEndpointEvent(state: TuiState, event: Extract<DaemonEvent, { event
   }
   if (event.action === 'sync-failed') return withFlash(next, `Sync failed: ${event.error ?? 'unknown reason'}${event.fix ? ` Fix: ${event.fix}` : ''}`, 'error');
   if (event.action === 'synced') return withFlash(next, `Endpoint synced: ${event.tools?.length ?? 0} tools.`);
+  if (event.action === 'waiting') return withFlash(next, `The dev server is still starting (${event.error ?? 'no answer'}): syncing again in a moment.`);
   return withFlash(next, `Endpoint ${event.action}: ${event.url}`);
 }

@@ -24,6 +24,11 @@ describe('endpoint lines of `start --no-tui`', () => {
     expect(line).toContain('→ median-dev never removes it.');
   });
 
+  it('a dev server still starting is a waiting line, not a red failure', () => {
+    const line = eventToLogLine({ event: 'endpoint', at: 't', action: 'waiting', id: 'tep_1', url: 'u', error: 'The endpoint answered 500.' }, plain);
+    expect(line?.split('\n').map((l) => l.trim())).toEqual(['endpoint waiting tep_1 u', 'the dev server is still starting (The endpoint answered 500.): syncing again for a few seconds']);
+  });
+
   it('a failed sync prints the docs’ fix under Median’s message', () => {
     const line = eventToLogLine(
       { event: 'endpoint', at: 't', action: 'sync-failed', id: 'tep_1', url: 'u', error: 'The endpoint answered 404.', fix: '404 is usually the wrong path.' },

@@ -3,7 +3,7 @@ import { createApiRetry, type RetryPolicy } from '../../../src/endpoints/api-ret
 import type { NewDaemonEvent } from '../../../src/events/index.js';
 import { MedianDevError } from '../../../src/shared/errors.js';
 
-const FAST: RetryPolicy = { rateLimit: { retries: 2, defaultWaitMs: 5, maxWaitMs: 60_000 }, transient: { retries: 2, baseMs: 1, maxMs: 4 } };
+const FAST: RetryPolicy = { rateLimit: { retries: 2, defaultWaitMs: 5, maxWaitMs: 60_000 }, transient: { retries: 2, baseMs: 1, maxMs: 4 }, starting: { windowMs: 0, baseMs: 1, maxMs: 1 } };
 
 /** A call that fails with `errors` in turn, then answers `ok`. */
 function failing(errors: unknown[]) {

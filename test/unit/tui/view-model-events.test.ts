@@ -122,6 +122,8 @@ describe('daemon events in the header', () => {
     ['proxy', { event: 'proxy', at: 't', url: 'http://127.0.0.1:5151' }, '→ http://127.0.0.1:5151', null],
     ['sync failed', { event: 'endpoint', at: 't', action: 'sync-failed', id: 'ep_1', url: 'u', error: 'The tool name "x" already comes from y.' }, 'endpoint failed: The tool name', 'error'],
     ['synced', { event: 'endpoint', at: 't', action: 'synced', id: 'ep_2', url: 'u', tools: [{ name: 'a', enabled: true }] }, 'endpoint synced', 'info'],
+    // A dev server still starting is a waiting state: an info flash, no error in the header.
+    ['sync waiting', { event: 'endpoint', at: 't', action: 'waiting', id: 'ep_1', url: 'u', error: 'The endpoint answered 500.' }, 'endpoint waiting for the dev server', 'info'],
     ['child exited', { event: 'child', at: 't', state: 'exited', code: 1 }, 'child exited', 'warn'],
     ['recording failing', { event: 'recording', at: 't', state: 'failing', message: 'disk full' }, 'recording failing', 'error'],
     ['error', { event: 'error', at: 't', code: 'internal_error', message: 'Something broke.' }, 'median-dev', 'error'],
