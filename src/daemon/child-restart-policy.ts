@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { buildChildEnv, createChildKeeper, isEnvFileReloadedBy } from '../child/index.js';
 import { findLoadError, findLoadNotice } from '../median/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
-import { waitForRoute } from '../endpoints/index.js';
+import { DEFAULT_RETRY_POLICY, waitForRoute } from '../endpoints/index.js';
 import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
@@ -53,6 +53,11 @@ export interface ChildRestartPolicy {
   /** The MEDIAN_TOOLS_URL the dev server was given (undefined: none of ours, the environment's as it is). */
   readonly toolsUrl: string | undefined;
   /**
+   * When median-dev (re)started it, it said it reloaded its env file, or its route first answered after
+   * either (ms on the clock; undefined: none started): a 5xx within a few seconds is it still starting.
+   */
+  readonly startingSince: number | undefined;
+  /**
    * Brings the dev server to MEDIAN_TOOLS_URL=`url` (--restart-on-url-change):
    * restarts it, or waits for one that reloads the env file to say so, or
    * (never) leaves it with the old URL; at once when it already runs with it.
@@ -96,6 +101,13 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
   /** The env file MEDIAN_KEY comes from (the start's, then each rotation's). */
   let keyFile = config.keyFile;
   const reloadWaiters = new Set<() => void>();
+  let startingSince: number | undefined;
+  /** Restarted or reloaded since its route last answered: its first answer opens the starting window again. */
+  let isAwaitingFirstAnswer = false;
+  const startsNow = (): void => {
+    startingSince = clock.now();
+    isAwaitingFirstAnswer = true;
+  };
 
   const decide = (): Promise<UrlChangeMode> =>
     (deciding ??= decideUrlChangeMode({ policy: config.restartOnUrlChange, command: options.command, cwd: config.cwd, envFile: config.envFile }).then((decision) => {
@@ -142,6 +154,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       }
       if (event.event === 'output' && mode.kind === 'reloads' && mode.server.reloads.isReloadLine(event.line)) {
         lastReloadAt = clock.now();
+        startsNow(); // it recompiles with the reloaded env: answers 500 for a moment
         for (const wake of reloadWaiters) wake();
       }
       if (event.event === 'child' && event.state === 'exited') options.report({ type: 'child.exited', code: event.code ?? null, signal: event.signal ?? null });
@@ -177,6 +190,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
   /** (Re)starts it; one that reloads the env file starts with the file's URL. */
   async function startWith(url: string | undefined): Promise<void> {
     childUrl = mode.kind === 'reloads' ? (options.vars.get().MEDIAN_TOOLS_URL ?? url) : url;
+    startsNow();
     await child.restart();
   }
 
@@ -213,6 +227,9 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     get toolsUrl() {
       return childUrl;
     },
+    get startingSince() {
+      return startingSince;
+    },
     async restartFor(url) {
       if (!child.hasCommand) return;
       const current = await decide();
@@ -224,6 +241,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     async waitUntilAnswering() {
       if (!child.hasCommand) return;
       // The endpoint's sync reaches the route only once the restarted dev server answers.
+      let status = 0;
       const isAnswering = await waitForRoute({
         url: () => {
           const origin = options.target ? options.target() : config.target;
@@ -234,8 +252,13 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
         signal: options.signal,
         clock,
         onNotAnswering: (elapsedMs) => options.targetWatch?.unreachable('the dev server runs, but the connection is refused', elapsedMs, true),
+        startingUntil: () => (startingSince === undefined ? undefined : startingSince + DEFAULT_RETRY_POLICY.starting.windowMs),
+        onAnswered: (answered) => (status = answered),
       });
-      if (isAnswering) options.targetWatch?.answered();
+      if (!isAnswering) return;
+      options.targetWatch?.answered();
+      if (isAwaitingFirstAnswer && status < 500) startsNow(); // it compiled; a recompile may follow (a 5xx past the window: none)
+      isAwaitingFirstAnswer = false;
     },
     async startAtRememberedUrl() {
       if (!child.hasCommand || child.isStarted) return;

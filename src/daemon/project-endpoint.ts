@@ -23,6 +23,8 @@ export interface ProjectEndpointOptions {
   target?: () => string;
   /** What the pauses between Median tries wait on; real time when left out. */
   clock?: Clock | undefined;
+  /** When median-dev last (re)started or reloaded the dev server (the child policy's `startingSince`). */
+  devServerStartingSince?: () => number | undefined;
 }
 
 /** This project's Median endpoint: remembered in the data dir, connected through our proxy, with the key in use. */
@@ -62,6 +64,7 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
     tunnelDomains: devTunnelDomains(config),
     signal: options.signal,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.devServerStartingSince ? { devServerStartingSince: options.devServerStartingSince } : {}),
     ...(timing.syncTimeoutMs ? { syncTimeoutMs: timing.syncTimeoutMs } : {}),
   });
 }

@@ -66,7 +66,7 @@ export function wireDispatch(ctx: DaemonContext, { recorder, proxy, target, targ
   const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger, settled });
   const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch, target: () => (target.phase() === 'finding' ? undefined : target.current()), clock: options.clock });
   ctx.running.child = () => child.close();
-  const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current(), clock: options.clock });
+  const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current(), clock: options.clock, devServerStartingSince: () => child.startingSince });
   const routeRetry = createRouteRetry({
     routeUrl: () => `${target.current()}${config.route}`,
     isCurrent: (url) => url === toolsUrl.current(),

@@ -12,6 +12,14 @@ export interface RouteReadinessOptions {
   onNotAnswering?: (elapsedMs: number) => void;
   /** The wait's deadline and the pauses between looks run on it (tests drive it); real time when left out. */
   clock?: Clock;
+  /**
+   * Until this time (ms on `clock`), a 5xx is the dev server still starting
+   * (Next.js answers 500 while it compiles), not an answer: looked at again.
+   * After it, or left out, any HTTP answer counts.
+   */
+  startingUntil?: () => number | undefined;
+  /** Called with the status of the answer that ended the wait. */
+  onAnswered?: (status: number) => void;
 }
 
 const FAST_POLL_MS = 50;
@@ -21,8 +29,9 @@ const SLOW_POLL_MS = 500;
 
 /**
  * Waits until the dev server answers at the route (any HTTP answer: an
- * unsigned GET gets its 401), so a sync does not reach a child that is still
- * starting and fail with our proxy's 502. Returns whether it answered; gives
+ * unsigned GET gets its 401; a 5xx only after `startingUntil`), so a sync
+ * does not reach a child that is still starting and fail with our proxy's
+ * 502 or its own compile's 500. Returns whether it answered; gives
  * up at `timeoutMs`, on abort, or once `isWorthWaiting()` turns false.
  */
 export async function waitForRoute(options: RouteReadinessOptions): Promise<boolean> {
@@ -35,8 +44,15 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
     // Refused or reset: the dev server is not listening yet; try again shortly.
     // No URL yet: where the dev server listens is not known, so nothing is asked (a guess could be another app).
     const url = typeof options.url === 'string' ? options.url : options.url();
-    if (url !== undefined && (await answers(url, left, options.signal, 'median-dev (waiting for the dev server)', clock))) return true;
-    options.onNotAnswering?.(clock.now() - startedAt);
+    const status = url === undefined ? undefined : await answerStatus(url, left, options.signal, 'median-dev (waiting for the dev server)', clock);
+    const until = options.startingUntil?.();
+    const isStarting = status !== undefined && status >= 500 && until !== undefined && clock.now() < until;
+    if (status !== undefined && !isStarting) {
+      options.onAnswered?.(status);
+      return true;
+    }
+    // A 5xx while starting: it is listening, so not the "nothing answers" of onNotAnswering.
+    if (!isStarting) options.onNotAnswering?.(clock.now() - startedAt);
     // A refused connection costs little on loopback: ask often while a dev server usually starts.
     const wait = clock.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
     await pause(Math.min(wait, Math.max(0, deadline - clock.now())), options.signal, clock);
@@ -45,20 +61,20 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
 }
 
 /** One look: does the dev server answer at the route right now (any HTTP answer)? */
-export function isRouteAnswering(url: string, options: { timeoutMs: number; signal?: AbortSignal; clock?: Clock }): Promise<boolean> {
-  return answers(url, options.timeoutMs, options.signal, 'median-dev (checking on the dev server)', options.clock ?? systemClock);
+export async function isRouteAnswering(url: string, options: { timeoutMs: number; signal?: AbortSignal; clock?: Clock }): Promise<boolean> {
+  return (await answerStatus(url, options.timeoutMs, options.signal, 'median-dev (checking on the dev server)', options.clock ?? systemClock)) !== undefined;
 }
 
-/** Whether any HTTP answer comes from `url` within `timeoutMs` on `clock`. */
-async function answers(url: string, timeoutMs: number, signal: AbortSignal | undefined, userAgent: string, clock: Clock): Promise<boolean> {
+/** The status of the HTTP answer from `url` within `timeoutMs` on `clock`; undefined when none came. */
+async function answerStatus(url: string, timeoutMs: number, signal: AbortSignal | undefined, userAgent: string, clock: Clock): Promise<number | undefined> {
   const timeout = new AbortController();
   const timer = clock.setTimer(() => timeout.abort(new DOMException('The dev server did not answer in time.', 'TimeoutError')), timeoutMs);
   try {
     const response = await fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual', signal: signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal });
     await response.body?.cancel();
-    return true;
+    return response.status;
   } catch {
-    return false; // refused, reset or silent: not answering
+    return undefined; // refused, reset or silent: not answering
   } finally {
     timer.cancel();
   }

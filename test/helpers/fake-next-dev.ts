@@ -14,7 +14,12 @@ const ROUTE_DIR = fileURLToPath(new URL('../../dist/examples/tools-route/', impo
  *   (@next/env's `initialEnv`), on the first load and on every reload;
  * - it watches the folder and, when one of those files changes, reloads them
  *   in the same process and prints `Reload env: .env.local` (two spaces
- *   first, as Next does); the next request reads the new values.
+ *   first, as Next does); the next request reads the new values;
+ * - with FAKE_NEXT_500S=N (the framework suite's `next dev --webpack`): while
+ *   it compiles, after its start and after each env reload, a request gets a
+ *   500 with a plain-text body (the error Next hit reading its half-written
+ *   manifest); N requests stand in for that second. It prints
+ *   `compiling: answered 500` for each.
  * It serves the route protocol with the example route at /api/median on
  * PORT (HOST), reading MEDIAN_TOOLS_URL, MEDIAN_KEY and MEDIAN_API_URL at
  * request time as a route handler does, and prints
@@ -29,6 +34,7 @@ const http = require('node:http');
 const FILES = ['.env.development.local', '.env.local', '.env.development', '.env'];
 const initialEnv = { ...process.env };
 let contents = {};
+let compilingLeft = 0;
 
 function parse(text) {
   const vars = {};
@@ -54,6 +60,7 @@ function load(isReload) {
     for (const [name, value] of Object.entries(parse(text))) if (process.env[name] === undefined) process.env[name] = value;
   }
   contents = seen;
+  compilingLeft = Number(initialEnv.FAKE_NEXT_500S || 0);
   console.log('env MEDIAN_TOOLS_URL=' + process.env.MEDIAN_TOOLS_URL + ' pid=' + process.pid);
 }
 
@@ -69,6 +76,11 @@ Promise.all([import(${module('create-route.js')}), import(${module('demo-tools.j
   const tools = createDemoTools();
   const server = http.createServer((req, res) => {
     if (new URL(req.url, 'http://x').pathname !== '/api/median') return res.writeHead(404).end();
+    if (compilingLeft > 0) {
+      compilingLeft -= 1;
+      console.log('compiling: answered 500');
+      return res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('SyntaxError: Unexpected end of JSON input');
+    }
     const env = process.env;
     createToolRoute({ key: env.MEDIAN_KEY, toolsUrl: env.MEDIAN_TOOLS_URL, apiUrl: env.MEDIAN_API_URL, tools })(req, res);
   });

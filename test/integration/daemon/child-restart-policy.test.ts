@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { updateProjectState, type RestartOnUrlChange } from '../../../src/config/index.js';
 import { createChildRestartPolicy } from '../../../src/daemon/child-restart-policy.js';
 import { createEnvVars } from '../../../src/daemon/env-vars.js';
+import { DEFAULT_RETRY_POLICY } from '../../../src/endpoints/index.js';
 import type { DaemonFact, NewDaemonEvent } from '../../../src/events/index.js';
 import { findFreePort } from '../../../src/shared/free-port.js';
 import { advanceShortWaitsUntil } from '../../helpers/advance-short-waits.js';
@@ -268,6 +269,44 @@ describe('--restart-on-url-change', () => {
     expect(Date.now() - startedAt).toBeLessThan(1_000); // not the 3 s wait
     expect(starts()).toBe(1);
     expect(logs()).toContain(`next dev reloaded .env.local: its route has MEDIAN_TOOLS_URL=${B} without a restart.`);
+  });
+
+  it('auto: 500s while next dev compiles, after its start and an env reload, are it starting: the wait goes on', async () => {
+    const clock = createManualClock();
+    const setup = await usePolicy({ FAKE_NEXT_500S: '3' }, { ...fakeNext, clock });
+    const { policy, output } = setup;
+    const compiling500s = () => output().filter((line) => line === 'compiling: answered 500').length;
+    await writeToolsUrl(setup, A);
+    const startedAt = clock.now();
+    await policy.restartFor(A);
+    expect(policy.startingSince).toBe(startedAt);
+    // Listening first (real time), so the clock does not outrun its start; then it jumps only the pauses between looks, never a look's timeout.
+    await vi.waitFor(() => expect(output().some((line) => line.startsWith('ready on'))).toBe(true), WAIT);
+    await advanceShortWaitsUntil(clock, policy.waitUntilAnswering(), 1_000);
+    await vi.waitFor(() => expect(compiling500s()).toBe(3), WAIT); // each 500 was looked past, not taken for an answer
+    // Its first real answer opens the window again (Next compiles the route then): after at least three pauses.
+    expect(policy.startingSince).toBeGreaterThanOrEqual(startedAt + 150);
+
+    await writeToolsUrl(setup, B);
+    await policy.restartFor(B); // resolves on its reload line
+    const reloadedAt = policy.startingSince!;
+    await advanceShortWaitsUntil(clock, policy.waitUntilAnswering(), 1_000);
+    await vi.waitFor(() => expect(compiling500s()).toBe(6), WAIT);
+    expect(policy.startingSince).toBeGreaterThan(reloadedAt);
+  });
+
+  it('auto: a dev server that keeps answering 500 counts as answering once the starting window is over', async () => {
+    const clock = createManualClock();
+    const setup = await usePolicy({ FAKE_NEXT_500S: '1000000' }, { ...fakeNext, clock });
+    await writeToolsUrl(setup, A);
+    const startedAt = clock.now();
+    await setup.policy.restartFor(A);
+    await vi.waitFor(() => expect(setup.output().some((line) => line.startsWith('ready on'))).toBe(true), WAIT);
+    await advanceShortWaitsUntil(clock, setup.policy.waitUntilAnswering(), 1_000);
+    const waitedMs = clock.now() - startedAt;
+    expect(waitedMs).toBeGreaterThanOrEqual(DEFAULT_RETRY_POLICY.starting.windowMs);
+    expect(waitedMs).toBeLessThan(8_000); // its 500 ended the wait, not the wait's timeout
+    expect(setup.policy.startingSince).toBe(startedAt); // a 500 past the window opens no second window
   });
 
   it('always: restarts next dev too, with the URL in its environment', async () => {

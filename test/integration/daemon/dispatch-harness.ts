@@ -106,6 +106,7 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
     get toolsUrl() {
       return childUrl;
     },
+    startingSince: undefined,
     async startLocally() {
       if (isChildStarted) return;
       steps.push(`child.startLocally (env file says ${await toolsUrlLine()})`);
