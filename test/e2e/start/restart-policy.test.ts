@@ -76,6 +76,24 @@ describe('median-dev start --restart-on-url-change', () => {
     expect(eventsOf(cli, 'error')).toEqual([]);
   }, 45_000);
 
+  it('auto with next dev answering 500 while it recompiles: waited out after its start and its reload, no sync failure', async () => {
+    const world = await useE2eWorld();
+    const command = await installFakeNextDev(world.projectDir);
+    // Three requests after its start and after each env reload get Next's 500 (fake-next-dev.ts copies it).
+    const cli = world.start({ childCommand: command, env: { FAKE_NEXT_500S: '3' } });
+    const first = await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }));
+    const mark = cli.events().length;
+    loseHostname(world, first.url as string);
+    const healed = await waitForEventAfter(cli, mark, 'endpoint', { action: 'synced' }, 15_000);
+    expect(healed.url).not.toBe(first.url);
+    expect(healed.id).toBe(first.id);
+    // Both compiles answered their 500s (a reload fs.watch reports twice compiles twice), and none became a failure.
+    expect([...cli.stderr().matchAll(/^\[dev\] compiling: answered 500$/gm)].length).toBeGreaterThanOrEqual(6);
+    expect(eventsOf(cli, 'endpoint', { action: 'sync-failed' })).toEqual([]);
+    expect(eventsOf(cli, 'error')).toEqual([]);
+    await expectCallAnswered(world, cli, healed.url as string);
+  }, 45_000);
+
   it('always with next dev: a hostname change restarts it with the new URL in its environment', async () => {
     const world = await useE2eWorld();
     const { cli, toolsUrl } = await startWithFakeNext(world, ['--restart-on-url-change', 'always']);
