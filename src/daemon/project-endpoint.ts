@@ -1,5 +1,5 @@
 import { readProjectState, updateProjectState, type StartConfig } from '../config/index.js';
-import { createEndpointKeeper, type EndpointKeeper } from '../endpoints/index.js';
+import { DEFAULT_RETRY_POLICY, createEndpointKeeper, type EndpointKeeper } from '../endpoints/index.js';
 import type { NewDaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
@@ -55,6 +55,10 @@ export function createProjectEndpoint(options: ProjectEndpointOptions): Endpoint
         signal: options.signal,
         ...(options.targetWatch ? { targetWatch: options.targetWatch } : {}),
         ...(options.clock ? { clock: options.clock } : {}),
+        startingUntil: () => {
+          const since = options.devServerStartingSince?.();
+          return since === undefined ? undefined : since + DEFAULT_RETRY_POLICY.starting.windowMs;
+        },
       }),
     autoFix: config.autoFix,
     emit: options.emit,

@@ -20,6 +20,12 @@ export interface RouteOpenerOptions {
   targetWatch?: TargetWatch;
   /** What the waits between tries, the per-try timeout and the readiness deadline run on (tests drive it); real time when left out. */
   clock?: Clock;
+  /**
+   * Until this time (ms on `clock`) the dev server is still starting (median-dev
+   * just (re)started or reloaded it): a 5xx that is not the route's own coded
+   * error (Next.js's 500 page while it compiles) is tried again, not returned.
+   */
+  startingUntil?: () => number | undefined;
 }
 
 
@@ -29,6 +35,7 @@ export interface RouteOpenerOptions {
  * While the dev server is not answering yet (our proxy's 502), it waits and
  * tries again until `readyTimeoutMs`, backing off as the tunnel does, so a dead
  * dev server is not opened every couple of seconds (each try is recorded).
+ * So does a bare 5xx before `startingUntil` (a dev server still compiling).
  */
 export async function openRouteWithKey(options: RouteOpenerOptions): Promise<RouteConnectOutcome> {
   const clock = options.clock ?? systemClock;
@@ -64,14 +71,20 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
       // Our proxy's own answer for a dev server that is not there (502) or not up yet (503): not the route's.
       const code = (body as { error?: { code?: string } } | null)?.error?.code;
       const isOurProxyGap = (response.status === 502 && code === 'target_unreachable') || (response.status === 503 && code === 'dev_server_starting');
-      if (!isOurProxyGap) {
+      const until = options.startingUntil?.();
+      const isCompiling = !isOurProxyGap && response.status >= 500 && typeof code !== 'string' && until !== undefined && clock.now() < until;
+      if (!isOurProxyGap && !isCompiling) {
         options.targetWatch?.answered();
         // A route that passes Median's Retry-After on (a 429) sets how long the daemon waits before opening it again.
         const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'), clock.now());
         return { kind: 'answer', status: response.status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
       }
-      lastReason = 'the dev server is not answering';
-      options.targetWatch?.unreachable('the connection was refused, or nothing listens there', clock.now() - startedAt, false);
+      if (isOurProxyGap) {
+        lastReason = 'the dev server is not answering';
+        options.targetWatch?.unreachable('the connection was refused, or nothing listens there', clock.now() - startedAt, false);
+      } else {
+        lastReason = `the dev server answered ${response.status} while it was starting`; // compiling: tried again after the pause
+      }
     } catch (error) {
       lastReason = error instanceof Error ? error.message : String(error);
     }

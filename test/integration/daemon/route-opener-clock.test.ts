@@ -37,4 +37,53 @@ describe('opening the route before the dev server answers (manual clock)', () =>
     expect(tries.length).toBeLessThan(15);
     expect(clock.pendingTimers()).toBe(0);
   });
+
+  /**
+   * A route that answers as `next dev` does while it compiles after a start or
+   * an env reload (a 500 whose body is Next's error text, not the route's
+   * JSON) for its first `compiling` requests, then the median() route's connect answer.
+   */
+  async function useCompilingRoute(clock: ReturnType<typeof createManualClock>, compiling: number, fiveHundred = 'SyntaxError: Unexpected end of JSON input') {
+    const tries: number[] = [];
+    const route = await useHttpServer((_req, res) => {
+      tries.push(clock.now());
+      if (tries.length <= compiling) return void res.writeHead(500, { 'content-type': 'text/plain' }).end(fiveHundred);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ connected: true }));
+    });
+    return { tries, url: `${route.url}/api/median` };
+  }
+  const KEY = `median_key_${'a'.repeat(32)}`;
+
+  it('while the dev server is starting, its bare 500s are tried again until the connect answer', async () => {
+    const clock = createManualClock();
+    const route = await useCompilingRoute(clock, 2);
+    const until = clock.now() + 5_000;
+    const open = openRouteWithKey({ url: route.url, key: () => KEY, readyTimeoutMs: 60_000, backoff: { random: () => 0 }, clock, startingUntil: () => until });
+    expect(await advanceShortWaitsUntil(clock, open, 10_000)).toMatchObject({ kind: 'answer', status: 200, body: { connected: true } });
+    expect(route.tries).toHaveLength(3);
+  });
+
+  it('a 500 is the answer at once when the dev server is not starting, or once the window is over', async () => {
+    const clock = createManualClock();
+    const notStarting = await useCompilingRoute(clock, 1);
+    const first = await openRouteWithKey({ url: notStarting.url, key: () => KEY, readyTimeoutMs: 60_000, clock });
+    expect(first).toMatchObject({ kind: 'answer', status: 500 });
+    expect(notStarting.tries).toHaveLength(1);
+
+    const keepsFailing = await useCompilingRoute(clock, 1_000);
+    const until = clock.now() + 2_000;
+    const open = openRouteWithKey({ url: keepsFailing.url, key: () => KEY, readyTimeoutMs: 60_000, backoff: { random: () => 0 }, clock, startingUntil: () => until });
+    expect(await advanceShortWaitsUntil(clock, open, 10_000)).toMatchObject({ kind: 'answer', status: 500 });
+    // Tries at 0, 0.75 and 2.25 s: the one after the window's end is the answer.
+    expect(keepsFailing.tries.map((at) => at - keepsFailing.tries[0]!)).toEqual([0, 750, 2_250]);
+  });
+
+  it("the route's own coded 500 is final even while starting", async () => {
+    const clock = createManualClock();
+    const coded = JSON.stringify({ error: { code: 'invalid_median_key', message: 'Median: MEDIAN_KEY must start with median_key_.' } });
+    const route = await useCompilingRoute(clock, 1, coded);
+    const outcome = await openRouteWithKey({ url: route.url, key: () => KEY, readyTimeoutMs: 60_000, clock, startingUntil: () => clock.now() + 5_000 });
+    expect(outcome).toMatchObject({ kind: 'answer', status: 500, body: { error: { code: 'invalid_median_key' } } });
+    expect(route.tries).toHaveLength(1);
+  });
 });
