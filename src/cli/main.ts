@@ -9,21 +9,37 @@
 // few Median API calls and route checks), and TurboFan compiling it held ~25 MiB for a moment at start-up. `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
 import { stopSignals } from '../platform/process-signals.js';
+import type { Writable } from 'node:stream';
 import { runCli } from './run-cli.js';
 import type { CliIo } from './cli-io.js';
+import { isPipe, syncPipeOutput } from './sync-pipe-output.js';
 
 /** The handlers long-running commands subscribed with `onSignal`. */
 const signalHandlers = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
 /** What must happen before the process dies of an uncaught error (the daemon kills its dev server). */
 const crashHandlers = new Set<() => void>();
 
+/**
+ * `show` writes its answer and exits: a pipe it writes to is written with
+ * synchronous writes (sync-pipe-output.ts), so Node never creates the pipe's
+ * net.Socket (net and its bindings, compiled at every start under the bin's V8
+ * options). Every other command, and a terminal or a file, gets Node's own
+ * stream, its errors (EPIPE) handled by onOutputError.
+ */
+const isOneShot = process.argv[2] === 'show';
+function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): Writable {
+  const own = (): Writable => stream().on('error', onOutputError);
+  return isOneShot && isPipe(fd) ? syncPipeOutput(fd, { onError: onOutputError, fallback: own }) : own();
+}
+const stdout = outputOf(1, () => process.stdout);
+
 const io: CliIo = {
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout,
+  stderr: outputOf(2, () => process.stderr),
   stdin: process.stdin,
   env: process.env,
   cwd: process.cwd(),
-  isTTY: process.stdout.isTTY === true,
+  isTTY: (stdout as Partial<NodeJS.WriteStream>).isTTY === true,
   isInteractive: process.stdin.isTTY === true,
   pid: process.pid,
   exit(code) {
@@ -79,8 +95,6 @@ function onCrash(error: unknown): void {
 }
 process.on('uncaughtException', onCrash);
 process.on('unhandledRejection', onCrash);
-process.stdout.on('error', onOutputError);
-process.stderr.on('error', onOutputError);
 
 // No top-level await: the bundle is CommonJS (rolldown.config.mjs).
 void runCli(process.argv.slice(2), io).then((code) => {

@@ -1,0 +1,104 @@
+// The synchronous output `show` writes its pipes with (src/cli/sync-pipe-output.ts), on real pipes: a FIFO
+// made with mkfifo and opened non-blocking at both ends, so a write that would block is real too. A socket (what a Node
+// parent's `stdio: 'pipe'` gives) is proved by test/e2e/cli/show-built-ins.test.ts: no net loaded there.
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { isPipe, syncPipeOutput } from '../../../src/cli/sync-pipe-output.js';
+import { useTempDir } from '../../helpers/e2e-world.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
+
+async function usePipe(): Promise<{ reader: number; writer: number; file: string }> {
+  const dir = await useTempDir('median-dev-sync-pipe-');
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+  const closeQuietly = (fd: number) => {
+    try {
+      closeSync(fd);
+    } catch {
+      // the test closed it already (the reader going away)
+    }
+  };
+  useTeardown(reader, closeQuietly);
+  useTeardown(writer, closeQuietly);
+  return { reader, writer, file: join(dir, 'file.txt') };
+}
+
+function readAll(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.alloc(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') break; // nothing more in the pipe
+      throw error;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buffer.subarray(0, n)));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Stands in for process.stdout (a real Writable): keeps what it is given, in order. */
+function collecting(): { stream: Writable; bytes(): Buffer } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  return { stream, bytes: () => Buffer.concat(chunks) };
+}
+
+describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
+  it('tells a pipe from a file', async () => {
+    const { writer, file } = await usePipe();
+    expect(isPipe(writer)).toBe(true);
+    const fd = openSync(file, 'w');
+    useTeardown(fd, closeSync);
+    expect(isPipe(fd)).toBe(false);
+    expect(isPipe(987_654)).toBe(false);
+  });
+
+  it('writes strings and bytes in order, and calls back', async () => {
+    const { reader, writer } = await usePipe();
+    const out = syncPipeOutput(writer, { onError: () => expect.unreachable(), fallback: () => expect.unreachable() });
+    let calledBack = 0;
+    out.write('{"id":"rec_1",', () => (calledBack += 1));
+    out.write(Buffer.from('"é":1}'));
+    out.end('\n', () => (calledBack += 1));
+    expect(readAll(reader).toString('utf8')).toBe('{"id":"rec_1","é":1}\n');
+    expect(calledBack).toBe(2);
+  });
+
+  it('hands what would block, and every later write, to the process stream in order', async () => {
+    const { reader, writer } = await usePipe();
+    const own = collecting();
+    let fallbacks = 0;
+    const out = syncPipeOutput(writer, { onError: () => expect.unreachable(), fallback: () => ((fallbacks += 1), own.stream) });
+    const big = Buffer.alloc(1024 * 1024, 'a'); // more than a pipe holds (64 KiB on Linux)
+    out.write(big);
+    out.write('after');
+    expect(fallbacks).toBe(1);
+    const inPipe = readAll(reader);
+    expect(inPipe.length).toBeGreaterThan(0);
+    expect(Buffer.concat([inPipe, own.bytes()]).toString('latin1')).toBe(`${big.toString('latin1')}after`);
+  });
+
+  it('reports a reader gone (EPIPE) once, and drops later writes', async () => {
+    const { reader, writer } = await usePipe();
+    closeSync(reader);
+    const errors: string[] = [];
+    const out = syncPipeOutput(writer, { onError: (error) => errors.push(String(error.code)), fallback: () => expect.unreachable() });
+    expect(out.write('first\n')).toBe(true);
+    out.write('second\n');
+    expect(errors).toEqual(['EPIPE']);
+  });
+});
