@@ -8,6 +8,8 @@ import { describeMachine, type MachineInfo } from '../machine.js';
 import { CallLedger, CallState, StoreState } from './call-ledger.js';
 import { createMedianSender } from './median-sender.js';
 import { fdKinds, readProcessStats, type ProcessStats } from './process-stats.js';
+import { readWhileIdle, type IdleReadings } from './idle-readings.js';
+import { readMemory, type MemoryReading } from './memory-reading.js';
 import type { SoakOptions } from './soak-options.js';
 import type { StopOutcome } from './soak-daemon.js';
 import { ROUTE_PATH, startSoakWorld, type SoakWorld } from './soak-world.js';
@@ -21,6 +23,8 @@ export interface Sample extends ProcessStats {
   sent: number;
   answered: number;
 }
+
+export type { IdleReadings } from './idle-readings.js';
 
 export interface SoakResult {
   options: SoakOptions;
@@ -36,31 +40,13 @@ export interface SoakResult {
   answeredWithoutCallEvent: number;
   store: StoreAuditResult;
   drops: DropResult[];
-  daemon: { start: ProcessStats; end: ProcessStats; idle: IdleReadings | undefined; samples: Sample[]; fdKindsStart: Record<string, number>; fdKindsEnd: Record<string, number>; errorEvents: string[]; stop: StopOutcome; leftRunning: number[] };
+  daemon: { start: ProcessStats; end: ProcessStats; idle: IdleReadings | undefined; samples: Sample[]; fdKindsStart: Record<string, number>; fdKindsEnd: Record<string, number>; errorEvents: string[]; stop: StopOutcome; leftRunning: number[];
+    /** What the RSS is made of (memory-probe.ts), at start, at the end, and after the idle readings with a full GC. */
+    memory: { start?: MemoryReading; end?: MemoryReading; idle?: MemoryReading } };
   soakCpuSeconds: number;
 }
 
-/** The daemon left idle after the last call: its RSS every second, and the last reading. */
-export interface IdleReadings {
-  seconds: number;
-  rssMiB: number[];
-  last: ProcessStats;
-}
-
 const SAMPLE_EVERY_MS = 5_000;
-const IDLE_SAMPLE_MS = 1_000;
-
-/** Reads `pid` every second for `seconds`, sending nothing (stops early when `signal` aborts). */
-async function readWhileIdle(pid: number, seconds: number, signal: AbortSignal): Promise<IdleReadings> {
-  const rssMiB: number[] = [];
-  let last = await readProcessStats(pid);
-  for (let i = 0; i < seconds && !signal.aborted; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, IDLE_SAMPLE_MS));
-    last = await readProcessStats(pid);
-    rssMiB.push(last.rssMiB);
-  }
-  return { seconds: rssMiB.length, rssMiB, last };
-}
 const MAX_ATTEMPTS = 20;
 const CALL_TIMEOUT_MS = 10_000;
 
@@ -84,6 +70,7 @@ export async function runSoak(options: SoakOptions, context: { signal: AbortSign
     log(`  CLI pid ${daemon.pid}; endpoint ${endpointId} synced at ${String(world.firstSync.url)}`);
     const start = await readProcessStats(daemon.pid);
     const fdKindsStart = await fdKinds(daemon.pid);
+    const memoryStart = await readMemory(daemon.pid, world.memoryFile);
     log(`  daemon at start: RSS ${start.rssMiB.toFixed(1)} MiB, ${start.openFds} open fds, ${start.cpuSeconds.toFixed(2)} s CPU`);
 
     const ledger = new CallLedger(options.calls);
@@ -188,9 +175,11 @@ export async function runSoak(options: SoakOptions, context: { signal: AbortSign
     clearInterval(sampler);
     const end = await readProcessStats(daemon.pid);
     const fdKindsEnd = await fdKinds(daemon.pid);
+    const memoryEnd = await readMemory(daemon.pid, world.memoryFile);
     const errorEvents = daemon.events().filter((e) => e.event === 'error' || (e.event === 'recording' && e.state === 'failing')).map((e) => `${e.event}: ${String(e.code ?? e.state)} ${String(e.message ?? '')}`);
     log(`  daemon at end: RSS ${end.rssMiB.toFixed(1)} MiB (peak ${end.peakRssMiB.toFixed(1)}), ${end.openFds} open fds, ${end.cpuSeconds.toFixed(2)} s CPU`);
     const idle = options.idleSeconds > 0 ? await readWhileIdle(daemon.pid, options.idleSeconds, context.signal) : undefined;
+    const memoryIdle = await readMemory(daemon.pid, world.memoryFile, { fullGc: true });
     if (idle) log(`  daemon after ${idle.seconds} s idle: RSS ${idle.last.rssMiB.toFixed(1)} MiB (lowest ${Math.min(...idle.rssMiB).toFixed(1)}), ${(idle.last.cpuSeconds - end.cpuSeconds).toFixed(2)} s CPU meanwhile`);
 
     const childPids = daemon.childPids();
@@ -218,7 +207,10 @@ export async function runSoak(options: SoakOptions, context: { signal: AbortSign
       answeredWithoutCallEvent,
       store,
       drops: drops.results(),
-      daemon: { start, end, idle, samples, fdKindsStart, fdKindsEnd, errorEvents, stop, leftRunning },
+      daemon: {
+        start, end, idle, samples, fdKindsStart, fdKindsEnd, errorEvents, stop, leftRunning,
+        memory: { ...(memoryStart ? { start: memoryStart } : {}), ...(memoryEnd ? { end: memoryEnd } : {}), ...(memoryIdle ? { idle: memoryIdle } : {}) },
+      },
       soakCpuSeconds: (cpu.user + cpu.system) / 1e6,
     };
   } finally {

@@ -23,11 +23,15 @@ import { CLI_ENTRY, REPO_ROOT } from '../cli-entry.js';
 export { CLI_ENTRY } from '../cli-entry.js';
 export const EXAMPLE_ROUTE = fileURLToPath(new URL('../../examples/tools-route/server.js', import.meta.url));
 const OFFLINE_DNS_PRELOAD = new URL('./offline-dns.js', import.meta.url).href;
+/** Says what the daemon's RSS is made of on SIGUSR2 (memory-probe.ts); inherited by the dev server, which nobody signals. */
+const MEMORY_PROBE_PRELOAD = new URL('./memory-probe.js', import.meta.url).href;
 export const ROUTE_PATH = '/api/median';
 
 export interface SoakWorld {
   root: string;
   dataDir: string;
+  /** Where the daemon's memory-probe.ts writes its readings. */
+  memoryFile: string;
   tunnelServer: TunnelServer;
   emulator: Emulator;
   daemon: SoakDaemon;
@@ -106,7 +110,8 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
       '--', process.execPath, EXAMPLE_ROUTE,
     ];
     const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : '';
-    const nodeOptions = `${inherited}--import ${OFFLINE_DNS_PRELOAD}`;
+    const nodeOptions = `${inherited}--import ${OFFLINE_DNS_PRELOAD} --import ${MEMORY_PROBE_PRELOAD}`;
+    const memoryFile = join(root, 'memory.jsonl');
     daemon = spawnSoakDaemon({
       cliEntry: CLI_ENTRY,
       args,
@@ -117,6 +122,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
         MEDIAN_API_URL: emulator.url,
         NODE_OPTIONS: nodeOptions,
         MEDIAN_DEV_SOAK_OFFLINE_DOMAIN: tunnelServer.domain,
+        MEDIAN_DEV_SOAK_MEMORY_FILE: memoryFile,
       }),
     });
     const running = daemon;
@@ -131,6 +137,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
     return {
       root,
       dataDir,
+      memoryFile,
       tunnelServer,
       emulator,
       daemon,
