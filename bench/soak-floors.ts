@@ -48,6 +48,8 @@ interface VariantRun {
   /** Answered calls missing from the store (the daemon only). */
   lost: number | undefined;
   memory: { start?: MemoryReading; end?: MemoryReading; idle?: MemoryReading };
+  /** RSS every 5 s and at each drop, MiB. */
+  along: number[];
 }
 
 const stopper = new AbortController();
@@ -66,17 +68,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 async function runVariant(variant: SoakVariant, round: number): Promise<VariantRun> {
   const loadBefore = loadavg()[0]!;
-  log(`round ${round}, ${variant} (load ${loadBefore.toFixed(2)})`);
-  if (variant === 'daemon') {
-    const r = await runSoak(options.soak, { signal: stopper.signal, log, onWorld: (w) => (world = w) });
+  log(`round ${round}, ${variant.name} (load ${loadBefore.toFixed(2)})`);
+  if (variant.kind === 'daemon') {
+    const r = await runSoak(options.soak, { signal: stopper.signal, log, onWorld: (w) => (world = w), nodeArgs: variant.nodeArgs });
     world = undefined;
     return {
       round, variant, loadBefore, loadAfter: loadavg()[0]!, start: r.daemon.start, end: r.daemon.end, idle: r.daemon.idle,
       attempts: r.load.attempts, answered: r.calls.answered, lost: r.calls.lost, memory: r.daemon.memory,
+      along: [...r.daemon.samples].sort((a, b) => a.atMs - b.atMs).map((x) => x.rssMiB),
     };
   }
-  const r = await runFloorSoak(variant, options.soak, { signal: stopper.signal, log });
-  return { round, variant, loadBefore, loadAfter: loadavg()[0]!, start: r.start, end: r.end, idle: r.idle, attempts: r.load.attempts, answered: r.answered, lost: undefined, memory: r.memory };
+  const r = await runFloorSoak(variant.kind, options.soak, { signal: stopper.signal, log, nodeArgs: variant.nodeArgs });
+  return { round, variant, loadBefore, loadAfter: loadavg()[0]!, start: r.start, end: r.end, idle: r.idle, attempts: r.load.attempts, answered: r.answered, lost: undefined, memory: r.memory, along: [...r.samples].sort((a, b) => a.atMs - b.atMs).map((x) => x.rssMiB) };
 }
 
 const mib = (n: number): string => n.toFixed(1);
@@ -94,15 +97,16 @@ function report(runs: readonly VariantRun[]): string {
     const lowest = r.idle && r.idle.rssMiB.length > 0 ? mib(Math.min(...r.idle.rssMiB)) : '—';
     const cpuUs = ((r.end.cpuSeconds - r.start.cpuSeconds) * 1e6) / Math.max(1, r.attempts);
     lines.push(
-      `| ${r.round} | ${r.variant} | ${r.loadBefore.toFixed(2)} → ${r.loadAfter.toFixed(2)} | ${mib(r.start.rssMiB)} | ${delta(r.end.rssMiB, r.start.rssMiB)} | ${mib(r.end.peakRssMiB)} | ${idle} | ${lowest} | ${cpuUs.toFixed(0)} | ${r.answered}${r.lost === undefined ? '' : ` / ${r.lost}`} |`,
+      `| ${r.round} | ${r.variant.name} | ${r.loadBefore.toFixed(2)} → ${r.loadAfter.toFixed(2)} | ${mib(r.start.rssMiB)} | ${delta(r.end.rssMiB, r.start.rssMiB)} | ${mib(r.end.peakRssMiB)} | ${idle} | ${lowest} | ${cpuUs.toFixed(0)} | ${r.answered}${r.lost === undefined ? '' : ` / ${r.lost}`} |`,
     );
   }
   lines.push('', 'What the RSS is made of (memory-probe.ts; MiB):');
   for (const r of runs) {
-    lines.push(`- round ${r.round} ${r.variant}:`);
+    lines.push(`- round ${r.round} ${r.variant.name}:`);
     lines.push(`  - start: ${describeMemory(r.memory.start)}`);
     lines.push(`  - end: ${describeMemory(r.memory.end)}`);
     lines.push(`  - after idle: ${describeMemory(r.memory.idle)}`);
+    lines.push(`  - RSS along the way: ${r.along.map(mib).join(', ')}`);
   }
   return lines.join('\n');
 }

@@ -79,7 +79,7 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   }
 }
 
-export async function runFloorSoak(variant: FloorVariant, options: SoakOptions, context: { signal: AbortSignal; log(line: string): void }): Promise<FloorSoakResult> {
+export async function runFloorSoak(variant: FloorVariant, options: SoakOptions, context: { signal: AbortSignal; log(line: string): void; /** Node options before the bin's own. */ nodeArgs?: string[] }): Promise<FloorSoakResult> {
   const { log } = context;
   const root = await mkdtemp(join(tmpdir(), 'median-dev-soak-floor-'));
   const memoryFile = join(root, 'memory.jsonl');
@@ -94,7 +94,7 @@ export async function runFloorSoak(variant: FloorVariant, options: SoakOptions, 
     children.push(route);
     await waitForPort(routePort, 30_000);
     const spec: FloorSoakSpec = { variant, tunnelHost: tunnelServer.url, target: `http://127.0.0.1:${routePort}`, subdomain: 'soak-floor', medianKey };
-    const nodeArgs = binNodeArgs(CLI_ENTRY);
+    const nodeArgs = [...(context.nodeArgs ?? []), ...binNodeArgs(CLI_ENTRY)];
     const inherited = process.env.NODE_OPTIONS ? `${process.env.NODE_OPTIONS} ` : '';
     const floor = spawn(process.execPath, [...nodeArgs, FLOOR_ENTRY, JSON.stringify(spec)], {
       env: benchChildEnv({ NODE_OPTIONS: `${inherited}--import ${MEMORY_PROBE}`, MEDIAN_DEV_SOAK_MEMORY_FILE: memoryFile }),

@@ -5,8 +5,23 @@
  */
 import { SoakUsageError, parseSoakOptions, type SoakOptions } from './soak-options.js';
 
-export type SoakVariant = 'daemon' | 'record' | 'stock';
-export const SOAK_VARIANTS: readonly SoakVariant[] = ['daemon', 'record', 'stock'];
+export type SoakVariantKind = 'daemon' | 'record' | 'stock';
+export const SOAK_VARIANTS: readonly SoakVariantKind[] = ['daemon', 'record', 'stock'];
+
+/** `daemon`, or `daemon+--some-v8-flag=1+--another`: the kind and node options added before the bin's own. */
+export interface SoakVariant {
+  name: string;
+  kind: SoakVariantKind;
+  nodeArgs: string[];
+}
+
+function parseVariant(text: string): SoakVariant {
+  const [kind, ...nodeArgs] = text.split('+');
+  if (!(SOAK_VARIANTS as readonly string[]).includes(kind ?? '') || nodeArgs.some((a) => !a.startsWith('--'))) {
+    throw new SoakUsageError(`--variants takes ${SOAK_VARIANTS.join(', ')}, each optionally followed by +--node-option…, not ${JSON.stringify(text)}.`);
+  }
+  return { name: text, kind: kind as SoakVariantKind, nodeArgs };
+}
 
 export interface SoakFloorsOptions {
   soak: Readonly<SoakOptions>;
@@ -19,7 +34,8 @@ export const FLOORS_USAGE = `Usage: node dist/bench/soak-floors.js [--variants d
 
   The soak (bench/soak.ts: same load, drops and RSS readings) of the daemon and of its floors, back to back:
   --variants     which, in this order (default daemon,record,stock): daemon = the built CLI's start as the soak runs it;
-                 record = floor-tunnel.ts's record floor; stock = the stock localtunnel client; each with the bin's node options
+                 record = floor-tunnel.ts's record floor; stock = the stock localtunnel client; each with the bin's node options,
+                 and more before them after a + (daemon+--heap-growing-percent=10: an A/B of a V8 option)
   --rounds       rounds of all the variants, the order reversed every other round (default 1)
   --calls        logical calls per variant (default 30000); --rate (250), --drop-every (calls/10), --concurrency (32),
   --idle-seconds (30), --max-minutes (hard stop of the whole run, default 15 per variant and round) as in soak.js
@@ -40,10 +56,7 @@ export function parseSoakFloorsOptions(argv: readonly string[]): Readonly<SoakFl
       return v;
     };
     if (flag === '--variants') {
-      const names = value().split(',').map((n) => n.trim());
-      const unknown = names.filter((n) => !(SOAK_VARIANTS as readonly string[]).includes(n));
-      if (unknown.length > 0 || names.length === 0) throw new SoakUsageError(`--variants takes ${SOAK_VARIANTS.join(', ')}, not ${JSON.stringify(unknown.join(','))}.`);
-      variants = names as SoakVariant[];
+      variants = value().split(',').map((n) => parseVariant(n.trim()));
     } else if (flag === '--rounds') {
       const v = value();
       rounds = Number(v);
@@ -56,7 +69,7 @@ export function parseSoakFloorsOptions(argv: readonly string[]): Readonly<SoakFl
       rest.push(arg);
     }
   }
-  const chosen = variants ?? [...SOAK_VARIANTS];
+  const chosen = variants ?? SOAK_VARIANTS.map((kind) => parseVariant(kind));
   const extra = [...(hasCalls ? [] : ['--calls', '30000']), ...(hasMaxMinutes ? [] : ['--max-minutes', String(15 * chosen.length * rounds)])];
   const soak = parseSoakOptions([...rest, ...extra]);
   return Object.freeze({ soak: Object.freeze({ ...soak, write: false }), variants: chosen, rounds });

@@ -55,11 +55,11 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-export async function runSoak(options: SoakOptions, context: { signal: AbortSignal; log(line: string): void; onWorld(world: SoakWorld): void }): Promise<SoakResult> {
+export async function runSoak(options: SoakOptions, context: { signal: AbortSignal; log(line: string): void; onWorld(world: SoakWorld): void; nodeArgs?: string[] }): Promise<SoakResult> {
   const { log } = context;
   const machine = describeMachine();
   const cpuAtStart = process.cpuUsage();
-  const world = await startSoakWorld({ startTimeoutMs: 60_000, log });
+  const world = await startSoakWorld({ startTimeoutMs: 60_000, log, ...(context.nodeArgs ? { nodeArgs: context.nodeArgs } : {}) });
   context.onWorld(world);
   const { daemon, emulator } = world;
   const checker = startStoreChecker(world.dataDir);

@@ -61,7 +61,7 @@ export async function loopbackPort(): Promise<number> {
 
 const LOOPBACK_NAMES = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1)$/i;
 
-export async function startSoakWorld(options: { startTimeoutMs: number; log(line: string): void }): Promise<SoakWorld> {
+export async function startSoakWorld(options: { startTimeoutMs: number; log(line: string): void; /** Node options before the bin's own (an A/B of a V8 flag). */ nodeArgs?: string[] }): Promise<SoakWorld> {
   for (const file of [CLI_ENTRY, EXAMPLE_ROUTE, fileURLToPath(OFFLINE_DNS_PRELOAD)]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first (npm run soak does).`);
   }
@@ -113,6 +113,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
     const nodeOptions = `${inherited}--import ${OFFLINE_DNS_PRELOAD} --import ${MEMORY_PROBE_PRELOAD}`;
     const memoryFile = join(root, 'memory.jsonl');
     daemon = spawnSoakDaemon({
+      ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
       cliEntry: CLI_ENTRY,
       args,
       cwd: projectDir,
