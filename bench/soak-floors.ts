@@ -19,6 +19,7 @@ import { describeMemory, type MemoryReading } from './soak/memory-reading.js';
 import type { ProcessStats } from './soak/process-stats.js';
 import type { IdleReadings } from './soak/idle-readings.js';
 import type { SoakWorld } from './soak/soak-world.js';
+import { settleMain } from './soak/settle-main.js';
 
 const log = (line: string): void => console.log(line);
 
@@ -124,14 +125,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    clearTimeout(hardStop);
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    clearTimeout(hardStop);
-    console.error('median-dev soak floors failed:', error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exitCode = 1;
-  },
-);
+settleMain(main(), { hardStop, failed: 'median-dev soak floors failed' });

@@ -19,6 +19,7 @@ import { USAGE, SoakUsageError, parseSoakOptions, type SoakOptions } from './soa
 import { SOAK_HEADING, checkSoak, formatSoakReport } from './soak/soak-report.js';
 import { runSoak } from './soak/soak-run.js';
 import type { SoakWorld } from './soak/soak-world.js';
+import { settleMain } from './soak/settle-main.js';
 
 const BENCHMARKS_FILE = fileURLToPath(new URL('../../BENCHMARKS.md', import.meta.url));
 /** After the hard stop, clean-up gets this long before everything is killed outright. */
@@ -81,14 +82,4 @@ async function main(): Promise<number> {
   return missed.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => {
-    clearTimeout(hardStop);
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    clearTimeout(hardStop);
-    console.error('median-dev soak failed:', error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exitCode = 1;
-  },
-);
+settleMain(main(), { hardStop, failed: 'median-dev soak failed' });
