@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { isNotRegularFileError, openRegularFile } from '../shared/regular-file.js';
 import { join } from 'node:path';
 
@@ -30,11 +30,14 @@ export function segmentFileName(seq: number): string {
  * The segments in a calls folder, oldest first; none when it does not exist.
  * Only regular files count: a symlink (or anything else) named like a
  * segment is never read or written through, it is listed in `refused`.
+ * Listed with one synchronous call (a folder of a few dozen names): an
+ * asynchronous readdir was a hop to a libuv thread and back, and the first
+ * such hop of a process starts the thread pool (`show` uses none otherwise).
  */
 export async function listSegmentFiles(callsDir: string): Promise<{ segments: SegmentFile[]; refused: string[] }> {
   let entries;
   try {
-    entries = await readdir(callsDir, { withFileTypes: true });
+    entries = readdirSync(callsDir, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { segments: [], refused: [] };
     throw error;

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, type BigIntStats, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type BigIntStats, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /**
@@ -94,13 +94,18 @@ export async function openRegularFile(
   return handle;
 }
 
-/** The bytes of a regular file (see openRegularFile). */
+/**
+ * The bytes of a regular file (see openRegularFile), read with synchronous
+ * calls (openRegularFileSync): the files read this way are small (an env
+ * file, state.json, control.json), and each asynchronous call was a hop to a
+ * libuv thread and back; the first of a process starts the thread pool.
+ */
 export async function readRegularFile(path: string, options: { noFollow?: boolean } = {}): Promise<Buffer> {
-  const handle = await openRegularFile(path, options);
+  const { fd } = openRegularFileSync(path, options);
   try {
-    return await handle.readFile();
+    return readFileSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
