@@ -85,9 +85,23 @@ const LAZY_BUILTIN_LINES = [
   { file: /[\\/]dotenv[\\/]lib[\\/]main\.js$/, line: "const os = require('os')" },
   { file: /[\\/]dotenv[\\/]lib[\\/]main\.js$/, line: "const crypto = require('crypto')" },
 ];
+/**
+ * `node:fs/promises` in our own chunks, the same way: loaded on its first
+ * call. Node's internal fs/promises brings readline's interface, fs watchers
+ * and streams with it (8 modules compiled from source under the bin's V8
+ * options); `show` reads with synchronous calls and needs none of it. A chunk
+ * calls it as `(0, node_fs_promises.readFile)(…)`, a property read each time.
+ */
+const LAZY_IN_CHUNKS = /^(let|const|var) (\w+) = require\("node:fs\/promises"\);$/gm;
 function lazyBuiltins() {
   return {
     name: 'lazy-builtins',
+    renderChunk(code) {
+      if (!LAZY_IN_CHUNKS.test(code)) return null;
+      LAZY_IN_CHUNKS.lastIndex = 0;
+      const out = code.replace(LAZY_IN_CHUNKS, (_, kind, name) => `${kind} ${name} = new Proxy({}, { get: (_, key) => require("node:fs/promises")[key] });`);
+      return { code: out, map: null };
+    },
     transform(code, id) {
       const lines = LAZY_BUILTIN_LINES.filter((each) => each.file.test(id));
       if (lines.length === 0) return null;

@@ -57,7 +57,8 @@ export function guardOutput(io: CliIo, options: { allowStyles: boolean; secrets:
   addSecrets(options.secrets);
   const filter = (text: string) => safeTerminalOutput(masker.mask(text), { allowStyles: options.allowStyles });
   return {
-    io: { ...io, stdout: guardStream(io.stdout, filter), stderr: guardStream(io.stderr, filter), terminal: io.terminal ?? io.stdout, addSecrets },
+    // On top of `io`, not a copy of it: its getters (main.ts's stdin) stay unread until a command reads them.
+    io: Object.assign(Object.create(io) as CliIo, { stdout: guardStream(io.stdout, filter), stderr: guardStream(io.stderr, filter), terminal: io.terminal ?? io.stdout, addSecrets }),
     addSecrets,
   };
 }

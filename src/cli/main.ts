@@ -36,11 +36,17 @@ const stdout = outputOf(1, () => process.stdout);
 const io: CliIo = {
   stdout,
   stderr: outputOf(2, () => process.stderr),
-  stdin: process.stdin,
+  // Made on first use: Node's process.stdin is a stream (a /dev/null one loads fs streams, readline and most of
+  // node:stream; a terminal's, tty and net), and only prompts, the TUI and `--input -` read it.
+  get stdin() {
+    return process.stdin;
+  },
   env: process.env,
   cwd: process.cwd(),
   isTTY: (stdout as Partial<NodeJS.WriteStream>).isTTY === true,
-  isInteractive: process.stdin.isTTY === true,
+  get isInteractive() {
+    return process.stdin.isTTY === true;
+  },
   pid: process.pid,
   exit(code) {
     process.exit(code);

@@ -17,10 +17,30 @@ const RECORD_BUILT_INS = fileURLToPath(new URL('../../helpers/record-built-ins.c
 /**
  * Built-ins a keyless `show` never calls: crypto (a key's HMAC, signing), child_process (commander's
  * executable subcommands, the platform helpers), dgram (child_process loads it), os (dotenv's `~`
- * paths), net (its pipes are written with synchronous writes: src/cli/sync-pipe-output.ts), and the
+ * paths), net (its pipes are written with synchronous writes: src/cli/sync-pipe-output.ts), streams,
+ * fs/promises and readline (it reads with synchronous calls; stdin is made only when read), and the
  * network clients and servers only the daemon uses.
  */
-const NEVER_LOADED = ['crypto', 'child_process', 'dgram', 'os', 'net', 'http', 'https', 'http2', 'tls', 'zlib', 'dns', 'worker_threads', 'vm'];
+const NEVER_LOADED = [
+  'crypto',
+  'child_process',
+  'dgram',
+  'os',
+  'net',
+  'stream',
+  'fs/promises',
+  'internal/fs/promises',
+  'internal/fs/streams',
+  'internal/readline/interface',
+  'http',
+  'https',
+  'http2',
+  'tls',
+  'zlib',
+  'dns',
+  'worker_threads',
+  'vm',
+];
 /** Node's ES module loader: the bundle is CommonJS (rolldown.config.mjs), so a command that imports no ES package needs none of it. */
 const ESM_LOADER = /^internal\/modules\/esm\/(translators|module_job|module_map|resolve|load)$/;
 
@@ -39,7 +59,7 @@ async function showLoads(dir: string, dataDir: string, id: string): Promise<{ st
 }
 
 describe('show, run as the bin runs', () => {
-  it('finds a call by toolCallId and by record id without crypto, child_process, net or the ES module loader', async () => {
+  it('finds a call by toolCallId and by record id without crypto, child_process, net, streams, fs/promises or the ES module loader', async () => {
     const dir = await useTempDir('median-dev-show-built-ins-');
     const dataDir = join(dir, 'data');
     const recorder = await openRecorder({ dataDir, secrets: [] });
@@ -53,7 +73,7 @@ describe('show, run as the bin runs', () => {
     const byRecordId = await showLoads(dir, dataDir, replay.id);
     expect(JSON.parse(byRecordId.stdout)).toMatchObject({ id: replay.id, replayOf: original.id });
     for (const { builtIns } of [byToolCallId, byRecordId]) {
-      expect(builtIns).toContain('fs/promises'); // the list was read: the lookup reads the store with it
+      expect(builtIns).toContain('fs'); // the list was read: the lookup reads the store with it
       expect(builtIns.filter((name) => NEVER_LOADED.includes(name))).toEqual([]);
       expect(builtIns.filter((name) => ESM_LOADER.test(name))).toEqual([]);
     }
