@@ -14,3 +14,10 @@ export function buildChildEnv(
   if (toolsUrl !== undefined) env.MEDIAN_TOOLS_URL = toolsUrl;
   return env;
 }
+
+/** The daemon's environment without MEDIAN_TOOLS_URL (a shell's export would mask the env file too). */
+export function withoutToolsUrl(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const env = { ...base };
+  delete env.MEDIAN_TOOLS_URL;
+  return env;
+}

@@ -9,7 +9,7 @@ export {
 } from './child-runner.js';
 export { type LineSplitter, createLineSplitter } from './line-splitter.js';
 export { createChildKeeper, type ChildKeeper } from './child-keeper.js';
-export { buildChildEnv } from './child-env.js';
+export { buildChildEnv, withoutToolsUrl } from './child-env.js';
 export { reapOrphanChild } from './orphan-child.js';
 export { type ProjectPackage, isEnvFileReloadedBy, recogniseDevServer } from './recognise-dev-server.js';
 export { type DevServerProfile, type EnvReload } from './dev-server-profiles.js';

@@ -1,8 +1,8 @@
 import { basename } from 'node:path';
-import { buildChildEnv, createChildKeeper, isEnvFileReloadedBy } from '../child/index.js';
+import { buildChildEnv, createChildKeeper, isEnvFileReloadedBy, withoutToolsUrl } from '../child/index.js';
 import { findLoadError, findLoadNotice } from '../median/index.js';
 import { readProjectState, type StartConfig } from '../config/index.js';
-import { DEFAULT_RETRY_POLICY, waitForRoute } from '../endpoints/index.js';
+import { DEFAULT_RETRY_POLICY, createNudgeSource, waitForRoute } from '../endpoints/index.js';
 import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/index.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
@@ -108,6 +108,8 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     startingSince = clock.now();
     isAwaitingFirstAnswer = true;
   };
+  /** Each line the dev server prints nudges the wait for its route (its "listening on …" is when to look). */
+  const outputNudges = createNudgeSource();
 
   const decide = (): Promise<UrlChangeMode> =>
     (deciding ??= decideUrlChangeMode({ policy: config.restartOnUrlChange, command: options.command, cwd: config.cwd, envFile: config.envFile }).then((decision) => {
@@ -149,6 +151,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
       options.emit(event);
       if (event.event === 'child' && event.state === 'starting') loadErrorsSaid.clear();
       if (event.event === 'output') {
+        outputNudges.nudge();
         sayLoadError(event.line);
         options.targetWatch?.noteOutput(event.line);
       }
@@ -251,6 +254,7 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
         isWorthWaiting: () => child.isRunning,
         signal: options.signal,
         clock,
+        nudges: outputNudges.subscribe,
         onNotAnswering: (elapsedMs) => options.targetWatch?.unreachable('the dev server runs, but the connection is refused', elapsedMs, true),
         startingUntil: () => (startingSince === undefined ? undefined : startingSince + DEFAULT_RETRY_POLICY.starting.windowMs),
         onAnswered: (answered) => (status = answered),
@@ -289,11 +293,4 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
     close: () => child.close({ graceMs: SHUTDOWN_GRACE_MS }),
     killNow: () => child.killNow(),
   };
-}
-
-/** The daemon's environment without MEDIAN_TOOLS_URL (a shell's export would mask the env file too). */
-function withoutToolsUrl(base: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
-  const env = { ...base };
-  delete env.MEDIAN_TOOLS_URL;
-  return env;
 }

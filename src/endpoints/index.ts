@@ -12,3 +12,4 @@ export { isStartingFailure, type StartingPolicy } from './starting-retry.js';
 export { checkOrganisation, type OrganisationProblem } from './organisation-rules.js';
 export { createRouteRetry, isWaitingForRoute, type RouteRetry, type RouteRetryOptions } from './route-retry.js';
 export { waitForRoute, isRouteAnswering, type RouteReadinessOptions } from './route-readiness.js';
+export { createNudgeSource } from './nudged-pause.js';

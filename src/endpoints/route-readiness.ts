@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../shared/clock.js';
-import { pause } from '../shared/delay.js';
+import { createNudgedPause, type NudgedPause } from './nudged-pause.js';
 
 export interface RouteReadinessOptions {
   /** The route on the dev server itself (not through the proxy: nothing to record); a function while its origin may still be found. */
@@ -20,12 +20,20 @@ export interface RouteReadinessOptions {
   startingUntil?: () => number | undefined;
   /** Called with the status of the answer that ended the wait. */
   onAnswered?: (status: number) => void;
+  /**
+   * Subscribes to what makes a look worth taking at once rather than after
+   * the pause (the dev server printed a line: "listening on …" is usually
+   * the moment it answers); returns the unsubscribe. Looks stay at least
+   * NUDGED_LOOK_GAP_MS apart, so a chatty dev server is not asked per line.
+   */
+  nudges?: (nudge: () => void) => () => void;
 }
 
 const FAST_POLL_MS = 50;
 const FAST_POLL_FOR_MS = 3_000;
 const SLOW_POLL_MS = 500;
-
+/** The least time between two looks when the dev server's output asks for one sooner. */
+export const NUDGED_LOOK_GAP_MS = 5;
 
 /**
  * Waits until the dev server answers at the route (any HTTP answer: an
@@ -38,12 +46,23 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   const deadline = startedAt + options.timeoutMs;
+  const nudged = createNudgedPause(clock, options.nudges);
+  try {
+    return await look(options, clock, startedAt, deadline, nudged);
+  } finally {
+    nudged.close();
+  }
+}
+
+async function look(options: RouteReadinessOptions, clock: Clock, startedAt: number, deadline: number, nudged: NudgedPause): Promise<boolean> {
   while (!options.signal?.aborted && options.isWorthWaiting()) {
     const left = deadline - clock.now();
     if (left <= 0) return false;
     // Refused or reset: the dev server is not listening yet; try again shortly.
     // No URL yet: where the dev server listens is not known, so nothing is asked (a guess could be another app).
     const url = typeof options.url === 'string' ? options.url : options.url();
+    const lookedAt = clock.now();
+    nudged.looking();
     const status = url === undefined ? undefined : await answerStatus(url, left, options.signal, 'median-dev (waiting for the dev server)', clock);
     const until = options.startingUntil?.();
     const isStarting = status !== undefined && status >= 500 && until !== undefined && clock.now() < until;
@@ -55,7 +74,9 @@ export async function waitForRoute(options: RouteReadinessOptions): Promise<bool
     if (!isStarting) options.onNotAnswering?.(clock.now() - startedAt);
     // A refused connection costs little on loopback: ask often while a dev server usually starts.
     const wait = clock.now() - startedAt < FAST_POLL_FOR_MS ? FAST_POLL_MS : SLOW_POLL_MS;
-    await pause(Math.min(wait, Math.max(0, deadline - clock.now())), options.signal, clock);
+    // A nudge asks again only where nothing listened: a starting 5xx's own log line must not ask for the next 5xx.
+    const notBefore = status === undefined ? lookedAt + NUDGED_LOOK_GAP_MS : undefined;
+    await nudged.pause(Math.min(wait, Math.max(0, deadline - clock.now())), notBefore, options.signal);
   }
   return false;
 }
