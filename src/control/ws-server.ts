@@ -2,7 +2,7 @@ import { STATUS_CODES, createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
-import type { WebSocket, RawData } from 'ws';
+import type { WebSocket, WebSocketServer, RawData } from 'ws';
 import { MedianDevError } from '../shared/errors.js';
 import { createWorkInterval } from '../shared/work-interval.js';
 import type { Logger } from '../shared/logger.js';
@@ -68,7 +68,9 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
     res.writeHead(426, { 'content-type': 'application/json', connection: 'close', upgrade: 'websocket' });
     res.end(body);
   });
-  const wss = new (loadWs().WebSocketServer)({ noServer: true, maxPayload: options.maxPayloadBytes, perMessageDeflate: false });
+  // Made at the first upgrade: loading ws (~10 ms, more on a busy machine) stays off the daemon's start, which a client never waits for.
+  let wss: WebSocketServer | undefined;
+  const wssNow = () => (wss ??= new (loadWs().WebSocketServer)({ noServer: true, maxPayload: options.maxPayloadBytes, perMessageDeflate: false }));
 
   http.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     socket.on('error', (error) => {
@@ -82,7 +84,7 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
       refuseUpgrade(socket, refusal);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
+    wssNow().handleUpgrade(req, socket, head, (ws) => {
       if (isClosing) {
         ws.terminate();
         return;
@@ -173,7 +175,8 @@ export async function startWsServer(options: WsServerOptions): Promise<WsServer>
         isClosing = true;
         heartbeat.stop();
         await Promise.allSettled([...peers].map((entry) => closePeer(entry.ws, code, reason, graceMs)));
-        await new Promise<void>((resolve) => wss.close(() => resolve()));
+        const made = wss;
+        if (made) await new Promise<void>((resolve) => made.close(() => resolve()));
         http.closeAllConnections();
         await new Promise<void>((resolve) => http.close(() => resolve()));
       })();
