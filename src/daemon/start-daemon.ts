@@ -7,7 +7,6 @@ import { errorEvent } from '../events/index.js';
 import { openRecorder, skippedLinesNote } from '../recorder/index.js';
 import { startRecordingProxy } from '../proxy/index.js';
 import { startControlServer } from '../control/index.js';
-import { startFileWatcher } from '../watch/index.js';
 import { createRecordSink } from './record-sink.js';
 import { devTunnelDomains } from './project-endpoint.js';
 import { startTunnelKeeper } from './tunnel-keeper.js';
@@ -17,6 +16,8 @@ import type { InspectorServer } from '../inspector-server/index.js';
 import { buildDaemonContext, type DaemonContext } from './daemon-context.js';
 import { startEmulatorApprovals, type EmulatorApprovals } from './emulator-approvals.js';
 import { wireDispatch, type CallPath, type LaterParts, type WiredDispatch } from './wire-dispatch.js';
+import { keepStartBacklog, type StartBacklog } from './start-backlog.js';
+import { devServerFirst } from './dev-server-first.js';
 
 export type { Daemon, DaemonOptions };
 
@@ -27,9 +28,10 @@ const WATCHER_READY_LIMIT_MS = 5_000;
  * The daemon's parts, in the order they start: the shared context (data dir
  * lock, store, event hub, queue), the call path (recorder, proxy), the
  * dispatch and the parts it acts on (dev server, keys, endpoint), the file
- * watcher, the control channel, the inspector; once this has resolved, the
- * tunnel. They stop in shutdown.ts's CLOSE_ORDER. What happens between is
- * dispatch.ts: every part reports facts to it; this file only starts and
+ * watcher, the control channel, the inspector; the tunnel opens before
+ * those three, as soon as the proxy listens, and they start once the dev
+ * server was spawned with the tunnel's URL (dev-server-first.ts). They
+ * stop in shutdown.ts's CLOSE_ORDER. What happens between is dispatch.ts: every part reports facts to it; this file only starts and
  * wires the parts. A new part is one more step here and one more entry in
  * RunningParts.
  */
@@ -41,12 +43,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   return closingOnError(ctx, async () => {
     await rememberProjectState(ctx, calls.proxy.url);
     const wired = wireDispatch(ctx, calls, later);
+    // The start's critical path is the tunnel's registration, then the dev server's spawn with its URL: the rest starts after.
+    const backlog = keepStartBacklog(ctx.hub);
+    const isDevServerSpawned = devServerFirst(ctx.hub, ctx.abort.signal);
+    startTunnel(ctx, calls, wired, later);
+    await isDevServerSpawned;
     later.approvals = startApprovalsWatch(ctx, wired);
     await startWatcher(ctx, wired);
     await startControl(ctx, calls, wired, later);
     later.inspector = await startInspector(ctx, wired, calls);
-    startTunnelOnceStarted(ctx, calls, wired, later);
-    return daemonHandle(ctx, calls, wired);
+    sayStarted(ctx, later, backlog);
+    return daemonHandle(ctx, calls, wired, backlog);
   });
 }
 
@@ -144,8 +151,11 @@ async function rememberProjectState({ config }: DaemonContext, proxyUrl: string)
   });
 }
 
-async function startWatcher({ config, timing, logger, running }: DaemonContext, { report }: WiredDispatch): Promise<void> {
+async function startWatcher({ config, timing, logger, running, abort }: DaemonContext, { report }: WiredDispatch): Promise<void> {
   const envFiles = config.envFile ? envCascadeFiles(config.envFile) : [];
+  // chokidar loads here, once the tunnel is registering, not with the daemon's modules before it.
+  const { startFileWatcher } = await import('../watch/index.js');
+  if (abort.signal.aborted) return;
   const fileWatcher = startFileWatcher({
     cwd: config.cwd,
     // Every file of the env cascade: a key edited in `.env` counts as much as one in `.env.local`.
@@ -205,51 +215,66 @@ function startApprovalsWatch(ctx: DaemonContext, { keys }: WiredDispatch): Emula
 }
 
 /**
- * The rest runs once startDaemon has resolved (a macrotask later), so a
- * caller that subscribes right away sees every event from the tunnel's
- * `connecting` on.
+ * The tunnel, opened as soon as the proxy listens and the dispatch is wired
+ * (`daemon.started` first: a dev server with a remembered URL starts at
+ * once). Its events before startDaemon resolved reach the first listeners
+ * through the start's backlog.
  */
-function startTunnelOnceStarted(ctx: DaemonContext, { proxy }: CallPath, { report }: WiredDispatch, later: LaterParts): void {
-  const { config, options, abort, emit, store } = ctx;
-  const startBackground = (async () => {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+function startTunnel(ctx: DaemonContext, { proxy }: CallPath, { report }: WiredDispatch, later: LaterParts): void {
+  const { config, options, abort, emit } = ctx;
+  report({ type: 'daemon.started' });
+  const starting = startTunnelKeeper({
+    config,
+    localPort: proxy.port,
+    acceptConnection: (socket) => proxy.acceptConnection(socket),
+    instanceId: ctx.instanceId,
+    logger: ctx.logger,
+    emit,
+    report,
+    signal: abort.signal,
+    remember: (patch) => updateProjectState(config.dataDir, patch).then(() => undefined),
+    env: options.baseEnv,
+    ...(options.tunnel ? { tuning: options.tunnel } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  }).then(
+    (tunnel) => {
+      later.tunnel = tunnel;
+    },
+    (error: unknown) => {
+      if (abort.signal.aborted) return;
+      emit(errorEvent(error, 'tunnel_start_failed'));
+    },
+  );
+  ctx.running.tunnel = async () => {
+    await starting;
+    await later.tunnel?.close();
+  };
+}
+
+/**
+ * What the start says once startDaemon has resolved (a macrotask later, so
+ * a caller that subscribes right away sees it, after the start's backlog):
+ * the inspector's link, the start's notes; then the backlog ends.
+ */
+function sayStarted(ctx: DaemonContext, later: LaterParts, backlog: StartBacklog): void {
+  const { config, abort, emit, store } = ctx;
+  setImmediate(() => {
+    backlog.end();
     if (abort.signal.aborted) return;
     if (later.inspector) emit({ event: 'inspector', url: later.inspector.url, link: later.inspector.newLink() });
     for (const note of ctx.startNotes) emit({ event: 'log', ...note });
     const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
     if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
-    report({ type: 'daemon.started' });
-    later.tunnel = await startTunnelKeeper({
-      config,
-      localPort: proxy.port,
-      acceptConnection: (socket) => proxy.acceptConnection(socket),
-      instanceId: ctx.instanceId,
-      logger: ctx.logger,
-      emit,
-      report,
-      signal: abort.signal,
-      remember: (patch) => updateProjectState(config.dataDir, patch).then(() => undefined),
-      env: options.baseEnv,
-      ...(options.tunnel ? { tuning: options.tunnel } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
-  })().catch((error: unknown) => {
-    if (abort.signal.aborted) return;
-    emit(errorEvent(error, 'tunnel_start_failed'));
   });
-  ctx.running.tunnel = async () => {
-    await startBackground;
-    await later.tunnel?.close();
-  };
 }
 
 /** The handle startDaemon resolves with; close() goes through the dispatch, like every command. */
-function daemonHandle({ hub, emit, instanceId }: DaemonContext, { proxy }: CallPath, { dispatch, handleCommand, child }: WiredDispatch): Daemon {
+function daemonHandle({ hub, emit, instanceId }: DaemonContext, { proxy }: CallPath, { dispatch, handleCommand, child }: WiredDispatch, backlog: StartBacklog): Daemon {
   let closing: Promise<void> | undefined;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   return {
-    events: { on: (listener) => hub.on(listener) },
+    events: { on: (listener) => backlog.on(listener) },
     note: (message, level = 'info') => emit({ event: 'log', level, message }),
     snapshot: () => hub.snapshot(),
     proxyUrl: proxy.url,

@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, isEvent, useE2eWorld, type CliEvent } from '../../helpers/e2e-world.js';
+
+const atOf = (event: CliEvent | undefined): number => Date.parse(String(event?.at));
+
+describe('median-dev start: the order of the start', () => {
+  it('opens the tunnel and spawns the dev server before the control channel starts, and --json still has every event', async () => {
+    const world = await useE2eWorld();
+    const cli = world.start();
+    await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 30_000);
+
+    // What happened before the daemon finished starting reached --json too, in order.
+    const names = cli.events().map((e) => `${String(e.event)}${typeof e.state === 'string' ? `:${e.state}` : ''}`);
+    const order = ['proxy', 'tunnel:connecting', 'tunnel:open', 'tools-url', 'child:starting', 'child:running'].map((name) => names.indexOf(name));
+    expect(order.every((at) => at >= 0), names.join(' ')).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(eventsOf(cli, 'inspector')).toHaveLength(1);
+    expect(eventsOf(cli, 'tunnel', { state: 'connecting' })).toHaveLength(1);
+
+    // The control channel (control.json's startedAt) started once the dev server ran with the tunnel's URL.
+    const control = JSON.parse(await readFile(join(world.dataDir, 'control.json'), 'utf8')) as { startedAt: string };
+    const running = cli.events().find((e) => isEvent(e, 'child', { state: 'running' }));
+    expect(Date.parse(control.startedAt)).toBeGreaterThanOrEqual(atOf(running));
+    expect(atOf(eventsOf(cli, 'tools-url')[0])).toBeLessThanOrEqual(atOf(running));
+    expect(eventsOf(cli, 'error')).toEqual([]);
+  });
+});
