@@ -17,7 +17,8 @@ export async function runDaemonInForeground(
   mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; config: TuiWiring['config'] },
 ): Promise<void> {
   const style = createStyle(useColor(io));
-  const printEvents = (): void => {
+  /** `fromSnapshot`: subscribed after the start's events went by (the TUI failed), so the proxy's comes from the snapshot. */
+  const printEvents = (fromSnapshot: boolean): void => {
     const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
       if (mode.json) {
         if (event.event === 'output') io.stderr.write(`[dev] ${event.line}\n`);
@@ -28,7 +29,7 @@ export async function runDaemonInForeground(
       // Hints such as `median-dev inspect` name how the user runs us and this data dir's flags, so they paste as printed.
       if (line !== undefined) writeLine(io.stdout, pastableText(line, io, mode.config));
     };
-    for (const event of initialEvents(daemon)) print(event);
+    if (fromSnapshot) for (const event of initialEvents(daemon)) print(event);
     daemon.events.on(print);
   };
   let detachTui: (() => void) | undefined;
@@ -49,11 +50,11 @@ export async function runDaemonInForeground(
           `median-dev: the terminal UI stopped (${why}). The daemon keeps running: the proxy, the tunnel and the recording go on.\n` +
             `  → \`${cliCommandLine(io)} watch${pastableFlags(mode.config, io)}\` shows it again; Ctrl-C stops median-dev.\n`,
         );
-        printEvents();
+        printEvents(true);
       },
     });
   } else {
-    printEvents();
+    printEvents(false); // right after the start: its events so far (the proxy's on) come first
   }
 
   let signals = 0;

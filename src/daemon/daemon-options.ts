@@ -51,10 +51,9 @@ export interface DaemonOptions {
 
 export interface Daemon {
   /**
-   * Subscribe right after startDaemon resolved: such a listener gets the
-   * events of the tunnel, the child and the endpoint from the tunnel's
-   * `connecting` on (those of the start so far first, in order, then the
-   * live ones). What happened before (`proxy`) is in the snapshot.
+   * Subscribe right after startDaemon resolved: such a listener gets every
+   * event from the start's `proxy` on (those of the start so far first, in
+   * order, then the live ones). A later listener starts from the snapshot.
    */
   events: { on(listener: (event: DaemonEvent) => void): () => void };
   /** Says something as a `log` event (the demo tells what its emulated organisation does). */

@@ -3,8 +3,8 @@ import type { EventHub } from './event-hub.js';
 
 /**
  * The events of the start that happen before startDaemon has resolved (the
- * tunnel opens, and the dev server starts, while the control channel and
- * the inspector still start): a listener that subscribes right after
+ * proxy listens, the tunnel opens and the dev server starts while the
+ * control channel and the inspector still start): a listener that subscribes right after
  * startDaemon resolved gets them first, in order, then the live ones, as if
  * it had been there (the Daemon's `events` contract). Kept until `end()`, a
  * macrotask after the resolve; later listeners start from the snapshot.

@@ -38,13 +38,13 @@ const WATCHER_READY_LIMIT_MS = 5_000;
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const ctx = await buildDaemonContext(options);
   const later: LaterParts = {};
+  const backlog = keepStartBacklog(ctx.hub);
   const calls = await closingOnError(ctx, () => openCallPath(ctx, later));
   ctx.emit({ event: 'proxy', url: calls.proxy.url });
   return closingOnError(ctx, async () => {
     await rememberProjectState(ctx, calls.proxy.url);
     const wired = wireDispatch(ctx, calls, later);
     // The start's critical path is the tunnel's registration, then the dev server's spawn with its URL: the rest starts after.
-    const backlog = keepStartBacklog(ctx.hub);
     const isDevServerSpawned = devServerFirst(ctx.hub, ctx.abort.signal);
     startTunnel(ctx, calls, wired, later);
     await isDevServerSpawned;

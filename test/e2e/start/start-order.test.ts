@@ -17,6 +17,9 @@ describe('median-dev start: the order of the start', () => {
     expect(order.every((at) => at >= 0), names.join(' ')).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(eventsOf(cli, 'inspector')).toHaveLength(1);
+    expect(eventsOf(cli, 'proxy')).toHaveLength(1);
+    // Each with the time it happened: the proxy's is not the time it was printed, after the tunnel's.
+    expect(atOf(eventsOf(cli, 'proxy')[0])).toBeLessThanOrEqual(atOf(eventsOf(cli, 'tunnel', { state: 'connecting' })[0]));
     expect(eventsOf(cli, 'tunnel', { state: 'connecting' })).toHaveLength(1);
 
     // The control channel (control.json's startedAt) started once the dev server ran with the tunnel's URL.
