@@ -90,13 +90,14 @@ function report(runs: readonly VariantRun[]): string {
   const lines = [
     `${options.soak.calls.toLocaleString('en-US')} calls at ${options.soak.rate}/s per variant, a drop every ${options.soak.dropEvery.toLocaleString('en-US')}, ≤ ${options.soak.concurrency} in flight, ${options.soak.idleSeconds} s idle after; RSS in MiB (VmRSS, VmHWM).`,
     '',
-    '| round | variant | load before → after | start | end (Δ) | peak | after idle (Δ) | lowest idle | CPU µs per attempt | answered / lost |',
+    '| round | variant | load before → after | start | end (Δ) | peak | after idle (Δ) | lowest idle | CPU µs per answered call | answered / lost |',
     '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const r of runs) {
     const idle = r.idle ? delta(r.idle.last.rssMiB, r.start.rssMiB) : '—';
     const lowest = r.idle && r.idle.rssMiB.length > 0 ? mib(Math.min(...r.idle.rssMiB)) : '—';
-    const cpuUs = ((r.end.cpuSeconds - r.start.cpuSeconds) * 1e6) / Math.max(1, r.attempts);
+    // Per answered call: an attempt refused during an outage is answered by the tunnel server, never reaching the process.
+    const cpuUs = ((r.end.cpuSeconds - r.start.cpuSeconds) * 1e6) / Math.max(1, r.answered);
     lines.push(
       `| ${r.round} | ${r.variant.name} | ${r.loadBefore.toFixed(2)} → ${r.loadAfter.toFixed(2)} | ${mib(r.start.rssMiB)} | ${delta(r.end.rssMiB, r.start.rssMiB)} | ${mib(r.end.peakRssMiB)} | ${idle} | ${lowest} | ${cpuUs.toFixed(0)} | ${r.answered}${r.lost === undefined ? '' : ` / ${r.lost}`} |`,
     );

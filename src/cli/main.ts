@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=1 --liftoff-only
+#!/usr/bin/env -S node --max-semi-space-size=1 --liftoff-only --heap-growing-percent=20
 // src/cli: the command line: argument parsing, output, prompts, exit codes. The only code that touches `process` (argv, env, streams, signals, exit).
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // This file is the only module that touches the process: argv, env, streams, signals, exit.
@@ -6,7 +6,10 @@
 // benches and `npm run demo` read it, bench/bin-node-args.ts). --max-semi-space-size=1: V8's young generation stays at
 // 1 MiB semi-spaces, where Node 20 grows them to 16 MiB under load (~40 MiB of RSS for garbage that dies young).
 // --liftoff-only: WebAssembly stays on V8's baseline compiler; our only wasm is undici's HTTP parser behind fetch (a
-// few Median API calls and route checks), and TurboFan compiling it held ~25 MiB for a moment at start-up. `env -S`
+// few Median API calls and route checks), and TurboFan compiling it held ~25 MiB for a moment at start-up.
+// --heap-growing-percent=20: after a full collection the old generation may grow to 1.2x its live size (but at least
+// V8's 8 MB step) before the next; by default V8 picks up to 4x on a machine with a large heap limit when the process
+// allocates fast (the daemon at a steady 250 calls/s), and the soak's RSS followed it to 106-110 MiB. `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
 import { stopSignals } from '../platform/process-signals.js';
 import type { Writable } from 'node:stream';
