@@ -1,4 +1,4 @@
-import type { EndpointKeeper, RouteRetry } from '../endpoints/index.js';
+import type { EndpointKeeper, ProductionGuardDecision, RouteRetry } from '../endpoints/index.js';
 import { isWaitingForRoute } from '../endpoints/index.js';
 import type { ControlCommand, DaemonFact, NewDaemonEvent } from '../events/index.js';
 import { keyFingerprint } from '../median/index.js';
@@ -64,21 +64,30 @@ export function createDispatch(parts: DispatchParts): Dispatch {
       await parts.toolsUrl.write(url); // 1. MEDIAN_TOOLS_URL in the env file (and the `tools-url` event)
       await child.restartFor(url); //     2. the dev server restarts with it, if it runs with another
       if (child.hasCommand) heal.step('connecting');
+      const guard = askGuardEarly(url); // Median's endpoint list comes while the dev server starts
       await child.waitUntilAnswering(); // 3. its route answers (or the wait gives up)
-      isSynced = await connectEndpoint(url, heal); // 4. Median's endpoint points at it and syncs
+      isSynced = await connectEndpoint(url, heal, guard); // 4. Median's endpoint points at it and syncs
     } finally {
       heal.end(isSynced);
     }
   }
 
-  /** Whether the endpoint ended synced at `url`. */
-  async function connectEndpoint(url: string, heal?: HealProgress): Promise<boolean> {
+  /** The production guard's decision for `url`, asked now (its failure is met where it is awaited); none without a key. */
+  function askGuardEarly(url: string): Promise<ProductionGuardDecision> | undefined {
+    if (!keys.api()) return undefined;
+    const guard = endpoint.productionGuard(url);
+    guard.catch(() => undefined); // awaited by connectEndpoint, which reports it
+    return guard;
+  }
+
+  /** Whether the endpoint ended synced at `url`; `guard`: the production guard's decision, asked for already. */
+  async function connectEndpoint(url: string, heal?: HealProgress, guard?: Promise<ProductionGuardDecision>): Promise<boolean> {
     if (!keys.api()) {
       const hint = keys.keyHint.replace('picks it up.', 'picks it up and connects.');
       emit({ event: 'error', code: 'missing_key', message: 'No MEDIAN_KEY is set, so the endpoint cannot be connected.', hint });
       return false;
     }
-    if (!(await isAllowedToConnect(url))) return false;
+    if (!(await isAllowedToConnect(url, guard))) return false;
     heal?.step('syncing');
     const connected = await endpoint.ensure(url);
     // Median could not reach the dev server: fix the endpoint again once it answers (`route.answering`), and the heal with it.
@@ -109,8 +118,8 @@ export function createDispatch(parts: DispatchParts): Dispatch {
    * src/endpoints): production there and no --allow-production-org → no
    * connect, and the reason as an `error` event.
    */
-  async function isAllowedToConnect(url: string): Promise<boolean> {
-    const decision = await endpoint.productionGuard(url);
+  async function isAllowedToConnect(url: string, guard?: Promise<ProductionGuardDecision>): Promise<boolean> {
+    const decision = await (guard ?? endpoint.productionGuard(url));
     if (decision.kind === 'proceed') return true;
     emit({ event: 'error', code: decision.code, message: decision.message, hint: decision.hint });
     return false;
