@@ -48,6 +48,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const isDevServerSpawned = devServerFirst(ctx.hub, ctx.abort.signal);
     startTunnel(ctx, calls, wired, later);
     await isDevServerSpawned;
+    calls.recorder.openAhead(); // the first call's answer (the connect's) would wait for the first segment's creation
     later.approvals = startApprovalsWatch(ctx, wired);
     await startWatcher(ctx, wired);
     await startControl(ctx, calls, wired, later);

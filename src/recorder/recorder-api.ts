@@ -76,6 +76,13 @@ export interface Recorder {
   stats(): RecorderStats;
   /** Masks one more secret from the next append on (a MEDIAN_KEY that changed); earlier ones stay masked. */
   addSecret(secret: string): void;
+  /**
+   * Opens the live segment now (creating the first one, its index and the
+   * folder's sync) rather than at the first append, whose answer waits for
+   * it: for a moment nothing is recorded yet. A failure is left to the
+   * next append to meet. Appends made meanwhile wait for it, in order.
+   */
+  openAhead(): void;
   /** Waits for pending appends, syncs the live segment to the disk, then closes it; no timer is left. Idempotent. */
   close(): Promise<void>;
 }

@@ -42,6 +42,7 @@ export async function openRecorder(options: RecorderOptions): Promise<Recorder> 
     appendRepeat: (record, repeat) => writer.appendRepeat(record, repeat),
     stats: () => writer.stats(),
     addSecret: (secret) => writer.addSecret(secret),
+    openAhead: () => writer.openAhead(),
     close: () => writer.close(),
   };
 }
@@ -87,6 +88,20 @@ class CallWriter {
 
   prepare(): Promise<void> {
     return this.log.prepare();
+  }
+
+  /** The live segment opened on the thread pool, as the write loop would (appends queue behind it). */
+  openAhead(): void {
+    if (this.draining || this.closing || this.failing || this.queue.length > 0) return;
+    this.draining = (async () => {
+      if (!this.log.isPrepared) await this.log.prepare();
+      await this.log.openLive(this.log.liveSegment(0)); // a new segment that failed to open is the next append's to try again
+    })()
+      .catch((error: unknown) => this.logger.debug('Opening the live call segment ahead failed; the next append tries again.', { reason: errorCode(error) }))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.queue.length > 0) this.kick();
+      });
   }
 
   stats(): RecorderStats {

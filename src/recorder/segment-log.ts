@@ -189,8 +189,8 @@ export class SegmentLog {
     return !segment || (await this.handleCheck.isGone(handle, segment.path));
   }
 
-  /** The segment the next write goes to: the last one, or a new one when it is full or must not be reused. */
-  private liveSegment(nextBytes: number): Segment {
+  /** The segment the next write goes to: the last one, or a new one when it is full or must not be reused (openLive opens it; the recorder's openAhead uses both). */
+  liveSegment(nextBytes: number): Segment {
     const last = this.segments.at(-1);
     const full =
       last !== undefined &&
@@ -234,7 +234,7 @@ export class SegmentLog {
     }
   }
 
-  private async openLive(live: Segment): Promise<FileHandle> {
+  async openLive(live: Segment): Promise<FileHandle> {
     if (this.handle && this.handleSeq === live.seq) return this.handle;
     await this.closeHandle();
     if (!this.folderChecked) {
