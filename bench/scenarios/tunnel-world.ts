@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator, type Emulator } from '../../src/emulator/index.js';
 import { deriveToolSecret } from '../../src/median/index.js';
 import type { SocketReuse } from '../../src/tunnel-server/index.js';
+import { binNodeArgs } from '../bin-node-args.js';
 import { benchChildEnv } from '../child-env.js';
 import { forkServer, type ServerHandle } from '../server-handle.js';
 import { FLOOR_MODES, type FloorMode } from '../floor-tunnel.js';
@@ -120,8 +121,14 @@ export async function startTunnelWorld(options: {
     const stock = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });
     cleanups.push(() => stock.stop());
     const floors = {} as TunnelWorld['floors'];
+    // The floors are median-dev designs: they run with the bin's node options, as the daemon does (the stock client runs as users run `lt`).
+    // Without them a floor got Node's 16 MiB semi-spaces against the daemon's, fewer scavenges, and a p99 the daemon could not be compared with.
+    const floorExecArgv = binNodeArgs(CLI_ENTRY);
     for (const mode of FLOOR_MODES) {
-      const handle = await forkServer({ role: 'floor-tunnel', mode, tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `floor-${mode}-${options.tag}`, medianKey: emulator.key });
+      const handle = await forkServer(
+        { role: 'floor-tunnel', mode, tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `floor-${mode}-${options.tag}`, medianKey: emulator.key },
+        { execArgv: floorExecArgv },
+      );
       cleanups.push(() => handle.stop());
       floors[mode] = { host: hostOf(handle.url, domain), handle };
     }
