@@ -6,29 +6,39 @@ import { createStyle } from './terminal-style.js';
 import { cliCommandLine, pastableFlags, pastableText } from './command-line.js';
 import { crashDaemonOnCall } from './crash-knobs.js';
 
+type DaemonEvent = Parameters<Parameters<Daemon['events']['on']>[0]>[0];
+
+/** How the daemon's events are printed without the TUI: JSON lines (`--json`) or log lines. */
+export function eventLinePrinter(io: CliIo, mode: { json: boolean; config: TuiWiring['config'] }): (event: DaemonEvent) => void {
+  const style = createStyle(useColor(io));
+  return (event) => {
+    if (mode.json) {
+      if (event.event === 'output') io.stderr.write(`[dev] ${event.line}\n`);
+      else io.stdout.write(`${eventToJsonLine(event)}\n`);
+      return;
+    }
+    const line = eventToLogLine(event, style);
+    // Hints such as `median-dev inspect` name how the user runs us and this data dir's flags, so they paste as printed.
+    if (line !== undefined) writeLine(io.stdout, pastableText(line, io, mode.config));
+  };
+}
+
 /**
  * Runs a started daemon in the foreground: prints its events (JSON lines,
  * log lines or the TUI) and closes it on SIGINT/SIGTERM; a second signal
- * exits at once.
+ * exits at once. `printing`: the start already prints its events (the
+ * `eventLinePrinter` passed to it as `onEvent`), so they are not subscribed again.
+ * `signalsDuringStart`: the stop signals that came while the daemon started
+ * (`countSignalsDuringStart`), acted on now as if they came after.
  */
 export async function runDaemonInForeground(
   daemon: Daemon,
   io: CliIo,
-  mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; config: TuiWiring['config'] },
+  mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; printing?: boolean; signalsDuringStart?: number; config: TuiWiring['config'] },
 ): Promise<void> {
-  const style = createStyle(useColor(io));
   /** `fromSnapshot`: subscribed after the start's events went by (the TUI failed), so the proxy's comes from the snapshot. */
   const printEvents = (fromSnapshot: boolean): void => {
-    const print = (event: Parameters<Parameters<Daemon['events']['on']>[0]>[0]) => {
-      if (mode.json) {
-        if (event.event === 'output') io.stderr.write(`[dev] ${event.line}\n`);
-        else io.stdout.write(`${eventToJsonLine(event)}\n`);
-        return;
-      }
-      const line = eventToLogLine(event, style);
-      // Hints such as `median-dev inspect` name how the user runs us and this data dir's flags, so they paste as printed.
-      if (line !== undefined) writeLine(io.stdout, pastableText(line, io, mode.config));
-    };
+    const print = eventLinePrinter(io, mode);
     if (fromSnapshot) for (const event of initialEvents(daemon)) print(event);
     daemon.events.on(print);
   };
@@ -53,12 +63,12 @@ export async function runDaemonInForeground(
         printEvents(true);
       },
     });
-  } else {
+  } else if (!mode.printing) {
     printEvents(false); // right after the start: its events so far (the proxy's on) come first
   }
 
   let signals = 0;
-  const unsubscribe = io.onSignal(() => {
+  const onStopSignal = (): void => {
     signals += 1;
     if (signals > 1) {
       detachTui?.();
@@ -68,7 +78,9 @@ export async function runDaemonInForeground(
       return;
     }
     void daemon.close();
-  });
+  };
+  const unsubscribe = io.onSignal(onStopSignal);
+  for (let n = 0; n < (mode.signalsDuringStart ?? 0); n += 1) onStopSignal();
   // A daemon that dies of a bug still stops its dev server (no orphan left holding the port).
   const unsubscribeCrash = io.onCrash?.(() => daemon.killNow());
   crashDaemonOnCall(daemon, io.env);
@@ -79,6 +91,26 @@ export async function runDaemonInForeground(
     unsubscribe();
     detachTui?.();
   }
+}
+
+/**
+ * Counts the stop signals (Ctrl-C, SIGTERM, SIGHUP) that come while the daemon
+ * starts: the tunnel and the dev server start before startDaemon resolves, and
+ * a signal then must close them as one after the start does, not kill the
+ * process with the dev server left running. `done()` stops counting and says
+ * how many came, for runDaemonInForeground.
+ */
+export function countSignalsDuringStart(io: CliIo): { done(): number } {
+  let count = 0;
+  const unsubscribe = io.onSignal(() => {
+    count += 1;
+  });
+  return {
+    done() {
+      unsubscribe();
+      return count;
+    },
+  };
 }
 
 /** The events that happened before we subscribed, rebuilt from the snapshot. */

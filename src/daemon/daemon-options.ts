@@ -47,6 +47,13 @@ export interface DaemonOptions {
   settledEnvFile?: Promise<EnvFileSnapshot | undefined>;
   /** Tunnel knobs (tests: fast backoff; demo: the hostname-change hook). */
   tunnel?: TunnelTuning;
+  /**
+   * A listener from the start's first event on, called as each event
+   * happens (the CLI's `--json` and `--no-tui` lines): the tunnel, the env
+   * file and the dev server start before startDaemon resolves, and a start
+   * killed in between has said what it did by then.
+   */
+  onEvent?: (event: DaemonEvent) => void;
 }
 
 export interface Daemon {

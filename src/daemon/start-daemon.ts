@@ -17,6 +17,7 @@ import { buildDaemonContext, type DaemonContext } from './daemon-context.js';
 import { startEmulatorApprovals, type EmulatorApprovals } from './emulator-approvals.js';
 import { wireDispatch, type CallPath, type LaterParts, type WiredDispatch } from './wire-dispatch.js';
 import { keepStartBacklog, type StartBacklog } from './start-backlog.js';
+import { daemonHandle } from './daemon-handle.js';
 import { devServerFirst } from './dev-server-first.js';
 
 export type { Daemon, DaemonOptions };
@@ -38,9 +39,11 @@ const WATCHER_READY_LIMIT_MS = 5_000;
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const ctx = await buildDaemonContext(options);
   const later: LaterParts = {};
+  if (options.onEvent) ctx.hub.on(options.onEvent);
   const backlog = keepStartBacklog(ctx.hub);
   const calls = await closingOnError(ctx, () => openCallPath(ctx, later));
   ctx.emit({ event: 'proxy', url: calls.proxy.url });
+  sayNotes(ctx);
   return closingOnError(ctx, async () => {
     await rememberProjectState(ctx, calls.proxy.url);
     const wired = wireDispatch(ctx, calls, later);
@@ -253,42 +256,28 @@ function startTunnel(ctx: DaemonContext, { proxy }: CallPath, { report }: WiredD
 }
 
 /**
+ * What the data dir's claim and the store's open found (a killed write's
+ * temp file removed, skipped lines): said right after the proxy's event,
+ * before the tunnel and the dev server start, so a start killed while they
+ * start has said it.
+ */
+function sayNotes(ctx: DaemonContext): void {
+  const { config, emit, store } = ctx;
+  for (const note of ctx.startNotes) emit({ event: 'log', ...note });
+  const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
+  if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
+}
+
+/**
  * What the start says once startDaemon has resolved (a macrotask later, so
  * a caller that subscribes right away sees it, after the start's backlog):
- * the inspector's link, the start's notes; then the backlog ends.
+ * the inspector's link; then the backlog ends.
  */
 function sayStarted(ctx: DaemonContext, later: LaterParts, backlog: StartBacklog): void {
-  const { config, abort, emit, store } = ctx;
+  const { abort, emit } = ctx;
   setImmediate(() => {
     backlog.end();
     if (abort.signal.aborted) return;
     if (later.inspector) emit({ event: 'inspector', url: later.inspector.url, link: later.inspector.newLink() });
-    for (const note of ctx.startNotes) emit({ event: 'log', ...note });
-    const skippedNote = skippedLinesNote(config.dataDir, store.skippedLines());
-    if (skippedNote) emit({ event: 'log', level: 'warn', message: skippedNote });
   });
-}
-
-/** The handle startDaemon resolves with; close() goes through the dispatch, like every command. */
-function daemonHandle({ hub, emit, instanceId }: DaemonContext, { proxy }: CallPath, { dispatch, handleCommand, child }: WiredDispatch, backlog: StartBacklog): Daemon {
-  let closing: Promise<void> | undefined;
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  return {
-    events: { on: (listener) => backlog.on(listener) },
-    note: (message, level = 'info') => emit({ event: 'log', level, message }),
-    snapshot: () => hub.snapshot(),
-    proxyUrl: proxy.url,
-    instanceId,
-    handleCommand,
-    closed,
-    killNow: () => child.killNow(),
-    close() {
-      closing ??= dispatch({ type: 'shutdown.requested' }).then(() => {
-        emit({ event: 'tunnel', state: 'closed' });
-        resolveClosed();
-      });
-      return closing;
-    },
-  };
 }
