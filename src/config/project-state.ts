@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { readRegularFile } from '../shared/regular-file.js';
 import { UserError, errorCode } from '../shared/errors.js';
 import { ensurePrivateDir, writeFileAtomic } from '../shared/private-files.js';
@@ -102,8 +102,24 @@ function isFieldOk(name: string, value: unknown): boolean {
 
 const STRING_FIELDS = new Set(['target', 'route', 'proxyUrl', 'medianApi', 'subdomain', 'tunnel', 'ngrokDomain', 'sshDestination', 'endpointId', 'toolsUrl', 'updatedAt']);
 
-/** Merges `patch` into state.json (0600, atomic). */
-export async function updateProjectState(dataDir: string, patch: Partial<ProjectState>): Promise<ProjectState> {
+/** Merges `patch` into state.json (0600, atomic), after the updates of the same data dir still in flight. */
+export function updateProjectState(dataDir: string, patch: Partial<ProjectState>): Promise<ProjectState> {
+  // One update at a time per data dir: each reads the file, merges its patch and writes it whole, so two at once
+  // (the dev server's target found while the endpoint's sync is remembered) lost the first one's patch.
+  const key = resolve(dataDir);
+  const update = (updates.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => writeUpdate(dataDir, patch));
+  const tail = update.catch(() => undefined);
+  updates.set(key, tail);
+  void tail.then(() => {
+    if (updates.get(key) === tail) updates.delete(key);
+  });
+  return update;
+}
+
+/** The updates of each data dir in flight, by resolved path: the last one's settling. */
+const updates = new Map<string, Promise<unknown>>();
+
+async function writeUpdate(dataDir: string, patch: Partial<ProjectState>): Promise<ProjectState> {
   await ensurePrivateDir(dataDir);
   const current = await readProjectState(dataDir);
   const next: ProjectState = { ...current, ...patch, version: STATE_VERSION, updatedAt: new Date().toISOString() };
