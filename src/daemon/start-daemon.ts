@@ -28,10 +28,11 @@ const WATCHER_READY_LIMIT_MS = 5_000;
 /**
  * The daemon's parts, in the order they start: the shared context (data dir
  * lock, store, event hub, queue), the call path (recorder, proxy), the
- * dispatch and the parts it acts on (dev server, keys, endpoint), the file
- * watcher, the control channel, the inspector; the tunnel opens before
- * those three, as soon as the proxy listens, and they start once the dev
- * server was spawned with the tunnel's URL (dev-server-first.ts). They
+ * dispatch and the parts it acts on (dev server, keys, endpoint), the control
+ * channel (before the `proxy` event, so the other commands find the daemon
+ * once its first line is out), then the tunnel; the file watcher and the
+ * inspector start once the dev server was spawned with the tunnel's URL
+ * (dev-server-first.ts). They
  * stop in shutdown.ts's CLOSE_ORDER. What happens between is dispatch.ts: every part reports facts to it; this file only starts and
  * wires the parts. A new part is one more step here and one more entry in
  * RunningParts.
@@ -42,11 +43,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (options.onEvent) ctx.hub.on(options.onEvent);
   const backlog = keepStartBacklog(ctx.hub);
   const calls = await closingOnError(ctx, () => openCallPath(ctx, later));
-  ctx.emit({ event: 'proxy', url: calls.proxy.url });
-  sayNotes(ctx);
   return closingOnError(ctx, async () => {
     await rememberProjectState(ctx, calls.proxy.url);
     const wired = wireDispatch(ctx, calls, later);
+    // Before the first line: a script that runs `watch`, `replay` or `calls` once it read where the proxy listens finds this daemon (control.json).
+    await startControl(ctx, calls, wired, later);
+    ctx.emit({ event: 'proxy', url: calls.proxy.url });
+    sayNotes(ctx);
     // The start's critical path is the tunnel's registration, then the dev server's spawn with its URL: the rest starts after.
     const isDevServerSpawned = devServerFirst(ctx.hub, ctx.abort.signal);
     startTunnel(ctx, calls, wired, later);
@@ -54,7 +57,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     calls.recorder.openAhead(); // the first call's answer (the connect's) would wait for the first segment's creation
     later.approvals = startApprovalsWatch(ctx, wired);
     await startWatcher(ctx, wired);
-    await startControl(ctx, calls, wired, later);
     later.inspector = await startInspector(ctx, wired, calls);
     sayStarted(ctx, later, backlog);
     return daemonHandle(ctx, calls, wired, backlog);

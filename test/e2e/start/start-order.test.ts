@@ -7,7 +7,7 @@ import { eventsOf, isEvent, useE2eWorld, type CliEvent } from '../../helpers/e2e
 const atOf = (event: CliEvent | undefined): number => Date.parse(String(event?.at));
 
 describe('median-dev start: the order of the start', () => {
-  it('opens the tunnel and spawns the dev server before the control channel starts, and --json still has every event', async () => {
+  it('starts the control channel before its first line, the tunnel and the dev server before the inspector, and --json has every event', async () => {
     const world = await useE2eWorld();
     const cli = world.start();
     await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 30_000);
@@ -23,13 +23,16 @@ describe('median-dev start: the order of the start', () => {
     expect(atOf(eventsOf(cli, 'proxy')[0])).toBeLessThanOrEqual(atOf(eventsOf(cli, 'tunnel', { state: 'connecting' })[0]));
     expect(eventsOf(cli, 'tunnel', { state: 'connecting' })).toHaveLength(1);
 
-    // The control channel (control.json's startedAt) started after the tunnel began registering, and once the dev
-    // server ran with the tunnel's URL, unless that took longer than the daemon holds its other parts back for.
+    // The control channel (control.json's startedAt) started before the first line went out: a script that read
+    // where the proxy listens finds the daemon. The inspector started after the tunnel began registering, and once
+    // the dev server ran with the tunnel's URL, unless that took longer than the daemon holds its other parts back for.
     const control = JSON.parse(await readFile(join(world.dataDir, 'control.json'), 'utf8')) as { startedAt: string };
     const running = cli.events().find((e) => isEvent(e, 'child', { state: 'running' }));
     const connecting = eventsOf(cli, 'tunnel', { state: 'connecting' })[0];
-    expect(Date.parse(control.startedAt)).toBeGreaterThanOrEqual(atOf(connecting));
-    if (atOf(running) - atOf(connecting) < DEV_SERVER_FIRST_LIMIT_MS) expect(Date.parse(control.startedAt)).toBeGreaterThanOrEqual(atOf(running));
+    const inspector = eventsOf(cli, 'inspector')[0];
+    expect(Date.parse(control.startedAt)).toBeLessThanOrEqual(atOf(eventsOf(cli, 'proxy')[0]));
+    expect(atOf(inspector)).toBeGreaterThanOrEqual(atOf(connecting));
+    if (atOf(running) - atOf(connecting) < DEV_SERVER_FIRST_LIMIT_MS) expect(atOf(inspector)).toBeGreaterThanOrEqual(atOf(running));
     expect(atOf(eventsOf(cli, 'tools-url')[0])).toBeLessThanOrEqual(atOf(running));
     expect(eventsOf(cli, 'error')).toEqual([]);
   });
