@@ -11,6 +11,8 @@ describe('median-dev start: the order of the start', () => {
     const world = await useE2eWorld();
     const cli = world.start();
     await cli.waitForEvent((e) => isEvent(e, 'endpoint', { action: 'synced' }), 30_000);
+    // Said once the start finished, which on a busy machine can come after the sync.
+    await cli.waitForEvent((e) => isEvent(e, 'inspector'), 10_000);
 
     // What happened before the daemon finished starting reached --json too, in order.
     const names = cli.events().map((e) => `${String(e.event)}${typeof e.state === 'string' ? `:${e.state}` : ''}`);
