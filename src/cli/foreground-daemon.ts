@@ -28,13 +28,14 @@ export function eventLinePrinter(io: CliIo, mode: { json: boolean; config: TuiWi
  * log lines or the TUI) and closes it on SIGINT/SIGTERM; a second signal
  * exits at once. `printing`: the start already prints its events (the
  * `eventLinePrinter` passed to it as `onEvent`), so they are not subscribed again.
- * `signalsDuringStart`: the stop signals that came while the daemon started
- * (`countSignalsDuringStart`), acted on now as if they came after.
+ * `signalsDuringStart`: the subscription that held the stop signals while the
+ * daemon started (`holdSignalsDuringStart`): handed over, not replaced, so a
+ * signal on its way as the start ends is not lost.
  */
 export async function runDaemonInForeground(
   daemon: Daemon,
   io: CliIo,
-  mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; printing?: boolean; signalsDuringStart?: number; config: TuiWiring['config'] },
+  mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; printing?: boolean; signalsDuringStart?: HeldSignals; config: TuiWiring['config'] },
 ): Promise<void> {
   /** `fromSnapshot`: subscribed after the start's events went by (the TUI failed), so the proxy's comes from the snapshot. */
   const printEvents = (fromSnapshot: boolean): void => {
@@ -79,8 +80,8 @@ export async function runDaemonInForeground(
     }
     void daemon.close();
   };
-  const unsubscribe = io.onSignal(onStopSignal);
-  for (let n = 0; n < (mode.signalsDuringStart ?? 0); n += 1) onStopSignal();
+  // Node drops a signal on its way when the last listener goes and a new one comes: the start's subscription is kept.
+  const unsubscribe = mode.signalsDuringStart ? mode.signalsDuringStart.handOver(onStopSignal) : io.onSignal(onStopSignal);
   // A daemon that dies of a bug still stops its dev server (no orphan left holding the port).
   const unsubscribeCrash = io.onCrash?.(() => daemon.killNow());
   crashDaemonOnCall(daemon, io.env);
@@ -93,23 +94,37 @@ export async function runDaemonInForeground(
   }
 }
 
+/** The stop signals held while the daemon starts (holdSignalsDuringStart). */
+export interface HeldSignals {
+  /** From now on each signal goes to `handler`, those that came already first; returns the unsubscribe. */
+  handOver(handler: () => void): () => void;
+  /** Stops holding (the start failed). */
+  release(): void;
+}
+
 /**
- * Counts the stop signals (Ctrl-C, SIGTERM, SIGHUP) that come while the daemon
- * starts: the tunnel and the dev server start before startDaemon resolves, and
- * a signal then must close them as one after the start does, not kill the
- * process with the dev server left running. `done()` stops counting and says
- * how many came, for runDaemonInForeground.
+ * Holds the stop signals (Ctrl-C, SIGTERM, SIGHUP) that come while the
+ * daemon starts: the tunnel and the dev server start before startDaemon
+ * resolves, and a signal then must close them as one after the start does,
+ * not kill the process with the dev server left running. The one
+ * subscription stays until runDaemonInForeground is done with it: Node
+ * drops a signal it is delivering when its last listener is removed, even
+ * if another is added in the same turn.
  */
-export function countSignalsDuringStart(io: CliIo): { done(): number } {
+export function holdSignalsDuringStart(io: CliIo): HeldSignals {
   let count = 0;
+  let handler: (() => void) | undefined;
   const unsubscribe = io.onSignal(() => {
-    count += 1;
+    if (handler) handler();
+    else count += 1;
   });
   return {
-    done() {
-      unsubscribe();
-      return count;
+    handOver(next) {
+      handler = next;
+      for (; count > 0; count -= 1) next();
+      return unsubscribe;
     },
+    release: unsubscribe,
   };
 }
 

@@ -10,7 +10,7 @@ import type { Traffic } from '../../emulator/traffic.js';
 import { startTunnelServer } from '../../tunnel-server/tunnel-server.js';
 import { writeLine, type CliIo } from '../cli-io.js';
 import { createCliLogger } from '../cli-logger.js';
-import { countSignalsDuringStart, eventLinePrinter, runDaemonInForeground } from '../foreground-daemon.js';
+import { holdSignalsDuringStart, eventLinePrinter, runDaemonInForeground } from '../foreground-daemon.js';
 import { VERSION } from '../version.js';
 import { findFreePorts } from '../../shared/free-port.js';
 import { cliCommandLine, shellWord } from '../command-line.js';
@@ -84,7 +84,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
       writeLine(io.stdout, tryIt);
     }
     const onEvent = config.tui ? undefined : eventLinePrinter(io, { json, config });
-    const signalsDuringStart = countSignalsDuringStart(io);
+    const signalsDuringStart = holdSignalsDuringStart(io);
     const daemon = await startDaemon({
       config,
       ...(onEvent ? { onEvent } : {}),
@@ -115,7 +115,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         },
       },
     }).catch((error: unknown) => {
-      signalsDuringStart.done();
+      signalsDuringStart.release();
       throw error;
     });
     // The agent starts talking once the endpoint is synced.
@@ -133,7 +133,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         });
       }
     });
-    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, printing: onEvent !== undefined, signalsDuringStart: signalsDuringStart.done(), config });
+    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, printing: onEvent !== undefined, signalsDuringStart, config });
     if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: ${secondTerminal}`);
   } finally {
     traffic?.stop();

@@ -7,7 +7,7 @@ import type { DaemonOptions } from '../../daemon/daemon-options.js';
 import { useColor, writeLine, type CliIo } from '../cli-io.js';
 import { createCliLogger } from '../cli-logger.js';
 import { eventToJsonLine, eventToLogLine } from '../format-event.js';
-import { countSignalsDuringStart, eventLinePrinter, runDaemonInForeground } from '../foreground-daemon.js';
+import { holdSignalsDuringStart, eventLinePrinter, runDaemonInForeground } from '../foreground-daemon.js';
 import { assertKeyShape } from '../require-secret.js';
 import { createStyle } from '../terminal-style.js';
 import { VERSION } from '../version.js';
@@ -57,17 +57,17 @@ export async function runStart(command: string[], options: Record<string, unknow
   const onEvent = config.tui ? undefined : eventLinePrinter(io, { json: config.json, config });
   const startWith = (startConfig: Readonly<StartConfig>) =>
     startDaemon({ config: startConfig, childCommand: command, baseEnv, version: VERSION, logger, pid: io.pid, ...(settledEnvFile ? { settledEnvFile } : {}), ...(onEvent ? { onEvent } : {}), ...testKnobs(io.env) });
-  const signalsDuringStart = countSignalsDuringStart(io);
+  const signalsDuringStart = holdSignalsDuringStart(io);
   const daemon = await startWith(config).catch((error: unknown) => {
     // Like Vite: the default port taken (another project's daemon) is no reason to stop; an explicit --port is.
     if (config.isPortExplicit || errorCode(error) !== 'proxy_port_in_use') throw error;
     say(config, io, 'warn', `Port ${config.port} is in use (another median-dev?), so the proxy listens on a free port instead. Pass --port <n> to insist on one.`);
     return startWith(Object.freeze({ ...config, port: 0 }));
   }).catch((error: unknown) => {
-    signalsDuringStart.done();
+    signalsDuringStart.release();
     throw error;
   });
-  await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui, printing: onEvent !== undefined, signalsDuringStart: signalsDuringStart.done(), config });
+  await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui, printing: onEvent !== undefined, signalsDuringStart, config });
 }
 
 /** Once, at start: which file (of the env cascade) or the environment gave MEDIAN_KEY. */
