@@ -48,7 +48,15 @@ export async function approveNextHeldCall(demo: DemoRun, as = 'A teammate'): Pro
   const id = /\b(apr_[0-9a-f]{24})\b/.exec(message)?.[1];
   if (!id) throw new Error(`The demo's approval message names no request id: ${message}`);
   const words = message.slice(message.indexOf(' emulate approve ') + 1).split(' ');
-  const approved = await runCliInProcess(words.map((w) => (w === '<name>' ? as : w)), { env: {} });
+  const argv = words.map((w) => (w === '<name>' ? as : w));
+  let approved = await runCliInProcess(argv, { env: {} });
+  // Median runs at most three tools at once in a conversation: the demo's own calls may hold them. The hint says to
+  // wait for one to finish and run it again, as a user would.
+  for (let tries = 0; approved.code !== 0 && approved.stderr.includes('[too_many_running]') && tries < 10; tries++) {
+    const calls = demo.cli.events().filter((e) => e.event === 'call');
+    await demo.cli.waitForEvent((e) => e.event === 'call' && !calls.includes(e), 30_000);
+    approved = await runCliInProcess(argv, { env: {} });
+  }
   if (approved.code !== 0) throw new Error(`emulate approve ${id} failed: ${approved.stderr}`);
   await demo.cli.waitForEvent((e) => e.event === 'call' && e.toolCallId === id, 30_000);
   return id;
