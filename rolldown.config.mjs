@@ -28,7 +28,7 @@
 // inspector server, `calls -f`'s watcher and the emulator stay chunks of their
 // own (test/e2e/cli/bundled-cli.test.ts). rolldown comes with vite (the
 // inspector's build): no dependency of its own.
-import { readFileSync, readdirSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'rolldown';
@@ -128,6 +128,20 @@ function commonJsMarker() {
 }
 
 /**
+ * The bin is executable once built, as npm makes it once installed: a checkout
+ * runs `./dist/bin/median-dev.js` (and the kernel reads its shebang's node
+ * options) without `npm link`. A no-op on Windows, where npm's shim runs it.
+ */
+function executableBin() {
+  return {
+    name: 'executable-bin',
+    writeBundle(options) {
+      chmodSync(join(options.dir, 'median-dev.js'), 0o755);
+    },
+  };
+}
+
+/**
  * The chunks of ours, each the static imports (all the way down) of its
  * roots, less what an earlier one took: what every command loads (the
  * entry's imports), then what `show` and `calls` add (the lookups users run
@@ -202,7 +216,7 @@ export default defineConfig({
   preserveEntrySignatures: 'allow-extension',
   // Ours is relative or absolute; a bare name (a package, node:*) stays an import at run time, but for BUNDLED_PACKAGES.
   external: (id, importer) => importer !== undefined && !id.startsWith('.') && !isAbsolute(id) && !isBundledPackage(id),
-  plugins: [lazyBuiltins(), bundledLicenses(), commonJsMarker()],
+  plugins: [lazyBuiltins(), bundledLicenses(), commonJsMarker(), executableBin()],
   output: {
     dir: 'dist/bin',
     format: 'cjs',
