@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir, writeFileAtomic } from '../../shared/private-files.js';
 import { packageRoot } from '../../shared/package-root.js';
-import { resolveStartConfig } from '../../config/resolve-config.js';
+import { isTargetNamed, resolveStartConfig, type StartConfig } from '../../config/resolve-config.js';
 import { startDaemon } from '../../daemon/start-daemon.js';
 import { startEmulator } from '../../emulator/start-emulator.js';
 import type { Traffic } from '../../emulator/traffic.js';
@@ -12,7 +12,6 @@ import { writeLine, type CliIo } from '../cli-io.js';
 import { createCliLogger } from '../cli-logger.js';
 import { holdSignalsDuringStart, eventLinePrinter, runDaemonInForeground } from '../foreground-daemon.js';
 import { VERSION } from '../version.js';
-import { findFreePorts } from '../../shared/free-port.js';
 import { cliCommandLine, shellWord } from '../command-line.js';
 
 /** The compiled example route, in the package's dist/examples/ (found from the package's root: this module may be bundled). */
@@ -51,17 +50,13 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     // The organisation as a team has it: production and a teammate's tunnel, held by the emulator.
     if (options.withProduction === true) await emulator.holdEndpoint({ url: DEMO_PRODUCTION_URL, tools: ['shipParcel', 'trackParcel'] });
     if (options.withTeammate === true) await emulator.holdEndpoint({ url: DEMO_TEAMMATE_URL, tools: ['orderStatus'] });
-    // The route's port is chosen before anything listens: the proxy's and inspector's port 0 are chosen with it,
-    // or the OS could give the proxy the very port the route is about to take (target_is_proxy).
-    const [routePort, proxyPort, inspectorPort] = await findFreePorts(3);
     const envFile = join(dataDir, 'demo.env');
     await writeDemoEnvFile(dataDir, envFile, { key: emulator.key, apiUrl: emulator.url });
     const secondTerminal = `${cliCommandLine(io)} calls --data-dir ${shellWord(dataDir)} --env ${shellWord(envFile)}`;
     const config = await resolveStartConfig(
       {
-        target: `http://127.0.0.1:${routePort}`,
         route: '/api/median',
-        port: typeof options.port === 'string' && options.port !== '0' ? options.port : String(proxyPort),
+        port: typeof options.port === 'string' ? options.port : '0',
         tunnel: 'localtunnel',
         tunnelHost: tunnelServer.url,
         medianApi: emulator.url,
@@ -71,7 +66,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         tui: options.tui !== false,
         debug: options.debug === true,
         ...(options.allowProductionOrg === true ? { allowProductionOrg: true } : {}),
-        ...(typeof options.inspectorPort === 'string' ? { inspectorPort: options.inspectorPort === '0' ? String(inspectorPort) : options.inspectorPort } : {}),
+        ...(typeof options.inspectorPort === 'string' ? { inspectorPort: options.inspectorPort } : {}),
         ...(options.inspector === false ? { inspector: false } : {}),
       },
       // The key is read from demo.env, as a second terminal's `--env <data dir>/demo.env` reads it: the TUI and doctor name the same source.
@@ -86,7 +81,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     const onEvent = config.tui ? undefined : eventLinePrinter(io, { json, config });
     const signalsDuringStart = holdSignalsDuringStart(io);
     const daemon = await startDaemon({
-      config,
+      config: routeFoundFromItsOutput(config),
       ...(onEvent ? { onEvent } : {}),
       childCommand: [process.execPath, EXAMPLE_ROUTE],
       baseEnv: {
@@ -95,7 +90,9 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         SYSTEMROOT: io.env.SYSTEMROOT,
         MEDIAN_KEY: emulator.key,
         MEDIAN_API_URL: emulator.url,
-        PORT: String(routePort),
+        // The route binds a port of its own choosing and says which: a port picked here and bound by the route a moment
+        // later could be taken in between by any listen or outgoing connection on the machine (EADDRINUSE, the route exits).
+        PORT: '0',
         HOST: '127.0.0.1',
       },
       version: VERSION,
@@ -140,6 +137,16 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     await emulator.close();
     await tunnelServer.close();
   }
+}
+
+/**
+ * The demo's route is always found from what it prints (`tools route
+ * listening on …`), even in a data dir whose state.json remembers a
+ * `--target` (an earlier version's demo named one): the port it binds is
+ * new each run.
+ */
+function routeFoundFromItsOutput(config: StartConfig): StartConfig {
+  return isTargetNamed(config.targetFrom) ? Object.freeze({ ...config, targetFrom: 'remembered' as const }) : config;
 }
 
 /** The agent's pace: a call every two seconds, or (a hidden knob for the browser tests) every `MEDIAN_DEV_DEMO_INTERVAL_MS`. */
