@@ -5,6 +5,8 @@ import { eventToJsonLine, eventToLogLine } from './format-event.js';
 import { createStyle } from './terminal-style.js';
 import { cliCommandLine, pastableFlags, pastableText } from './command-line.js';
 import { crashDaemonOnCall } from './crash-knobs.js';
+import { devServerLogPath } from '../daemon/dev-server-log.js';
+import { devServerExitReport, followDevServerExit } from './dev-server-exit-report.js';
 
 type DaemonEvent = Parameters<Parameters<Daemon['events']['on']>[0]>[0];
 
@@ -20,6 +22,8 @@ export function eventLinePrinter(io: CliIo, mode: { json: boolean; config: TuiWi
     const line = eventToLogLine(event, style);
     // Hints such as `median-dev inspect` name how the user runs us and this data dir's flags, so they paste as printed.
     if (line !== undefined) writeLine(io.stdout, pastableText(line, io, mode.config));
+    // Its last lines went by above as `[dev]` lines, maybe long ago: all of them are in the data dir.
+    if (event.event === 'child' && event.state === 'exited') writeLine(io.stdout, `         its whole output: ${devServerLogPath(mode.config.dataDir)}`);
   };
 }
 
@@ -44,6 +48,8 @@ export async function runDaemonInForeground(
     daemon.events.on(print);
   };
   let detachTui: (() => void) | undefined;
+  // Under the TUI the dev server's lines vanish with its screen: its exit is said again once the terminal is back.
+  const devServerExit = mode.tui ? followDevServerExit(daemon) : undefined;
   if (mode.tui) {
     // The TUI (blessed) loads only when it is shown: `--json` and `--no-tui` never load it.
     const { attachDaemonTui } = await import('./attach-tui.js');
@@ -90,7 +96,14 @@ export async function runDaemonInForeground(
   } finally {
     unsubscribeCrash?.();
     unsubscribe();
+    const wasTuiShown = detachTui !== undefined;
     detachTui?.();
+    devServerExit?.stop();
+    const exit = devServerExit?.exit();
+    if (wasTuiShown && exit) {
+      const snapshot = daemon.snapshot();
+      io.stderr.write(devServerExitReport(exit, snapshot.devServerOutput ?? [], snapshot.devServerLog));
+    }
   }
 }
 

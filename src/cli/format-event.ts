@@ -1,4 +1,5 @@
 import type { DaemonEvent, HealState } from '../events/daemon-events.js';
+import { childExitText } from '../events/child-exit.js';
 import { OWNER_LABELS, type EndpointOwner } from '../shared/endpoint-owner.js';
 import { safeJson, safeStrings } from '../shared/output-sanitiser.js';
 import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
@@ -94,7 +95,7 @@ export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefin
     case 'child':
       if (event.state === 'running') return `${label(style, 'child')}running (pid ${event.pid ?? '?'})${event.command ? style.dim(`: ${event.command}`) : ''}`;
       if (event.state === 'exited')
-        return `${label(style, 'child')}${style.yellow(`exited (${event.signal ? `signal ${event.signal}` : `code ${event.code ?? '?'}`})`)} — the tunnel stays up; run \`median-dev restart\` to start it again`;
+        return `${label(style, 'child')}${style.yellow(`exited (${childExitText(event)})`)} — the tunnel stays up; run \`median-dev restart\` to start it again`;
       return `${label(style, 'child')}${event.state}`;
     case 'inspector':
       return `${label(style, 'inspect')}${event.link ?? event.url}${event.link ? style.dim('  (one-time link; `median-dev inspect` makes another)') : ''}`;

@@ -1,6 +1,6 @@
 import { appendFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DaemonEvent } from '../events/index.js';
+import { childExitText, type DaemonEvent } from '../events/index.js';
 import type { Logger } from '../shared/logger.js';
 
 export const DEV_SERVER_LOG_NAME = 'dev-server.log';
@@ -23,7 +23,7 @@ function lineOf(event: DaemonEvent): string | undefined {
   if (event.event === 'output') return `${event.at} ${event.stream === 'stderr' ? 'err' : 'out'} ${event.line}`;
   if (event.event !== 'child') return undefined;
   if (event.state === 'running') return `${event.at} --- dev server running (pid ${event.pid ?? '?'}): ${event.command ?? ''}`;
-  if (event.state === 'exited') return `${event.at} --- dev server exited (${event.signal ? `signal ${event.signal}` : `code ${event.code ?? '?'}`})`;
+  if (event.state === 'exited') return `${event.at} --- dev server exited (${childExitText(event)})`;
   if (event.state === 'stopped') return `${event.at} --- dev server stopped by median-dev`;
   return undefined;
 }

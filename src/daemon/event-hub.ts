@@ -89,7 +89,13 @@ export function createEventHub(base: {
         break;
       }
       case 'child':
-        state.child = { state: event.state, ...(event.pid ? { pid: event.pid } : {}), ...(event.command ? { command: event.command } : state.child.command ? { command: state.child.command } : {}) };
+        state.child = {
+          state: event.state,
+          ...(event.pid ? { pid: event.pid } : {}),
+          ...(event.command ? { command: event.command } : state.child.command ? { command: state.child.command } : {}),
+          // How it ended, for a client that attaches after it exited (the TUI opens its last lines then).
+          ...(event.state === 'exited' ? { code: event.code ?? null, signal: event.signal ?? null, at: event.at } : {}),
+        };
         break;
       case 'inspector':
         state.inspectorUrl = event.url;

@@ -158,7 +158,8 @@ export interface DaemonSnapshot {
   heal?: HealUnderWay | null;
   /** Why no endpoint is connected, when the production guard stopped it (the `production_org` error's message); absent otherwise. */
   endpointBlocked?: string;
-  child: { state: 'none' | 'starting' | 'running' | 'exited' | 'stopped'; pid?: number; command?: string };
+  /** `code`, `signal` and `at` (when): how it ended, once it exited by itself. */
+  child: { state: 'none' | 'starting' | 'running' | 'exited' | 'stopped'; pid?: number; command?: string; code?: number | null; signal?: string | null; at?: string };
   /** The dev server's origin as the proxy knows it (the last `target` event); absent until one came. */
   target?: { url: string | null; how: TargetHow; state: TargetState } | null;
   /** `…abcd`, or null when no key is set. */

@@ -1,5 +1,6 @@
 import { KEY_MAP, bindingOf, keyHelpRows, keyLabel } from '../events/key-map.js';
 import { isDevServerLocalOnly } from '../events/daemon-events.js';
+import { childExitText } from '../events/child-exit.js';
 import { unsignedOriginalReason } from '../median/unsigned-original.js';
 import { plainText, seg, wrapText, wrapWords, type Color, type StyledLine } from './styled-text.js';
 import { flashLines, rowCount, selectedHeld, type TuiState } from './tui-state.js';
@@ -61,7 +62,7 @@ export function headerLines(state: TuiState): StyledLine[] {
   }
   second.push(SEPARATOR, seg('child '));
   const childColor: Color = child.state === 'running' ? 'green' : child.state === 'exited' ? 'red' : 'gray';
-  second.push(seg(child.state === 'none' ? 'none' : child.state, childColor));
+  second.push(seg(child.state === 'none' ? 'none' : child.state === 'exited' ? `exited (${childExitText(child)})` : child.state, childColor));
   if (child.pid !== undefined && child.state === 'running') second.push(seg(` pid ${child.pid}`, 'gray'));
   if (child.state === 'running' || child.state === 'starting') second.push(...targetSegments(daemon.target));
   second.push(SEPARATOR, seg(`key ${daemon.keyFingerprint ?? 'not set'}`, daemon.keyFingerprint ? undefined : 'yellow'));

@@ -1,5 +1,6 @@
 import type { CallRecord } from '../median/call-record.js';
 import { keyLabel } from '../events/key-map.js';
+import { childExitText } from '../events/child-exit.js';
 import type { DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
 import { OWNER_LABELS } from '../shared/endpoint-owner.js';
 import { commandResult, inputEdited } from './command-results.js';
@@ -57,6 +58,13 @@ function reduceAction(state: TuiState, action: TuiAction): TuiResult {
   }
 }
 
+/** Its last words say why: shown at once, unless the user is in the middle of something else. */
+function devServerExited(state: TuiState): TuiState {
+  const how = childExitText(state.daemon.child);
+  const shown = state.overlay === null ? openDevOutput(state, `The dev server exited (${how}). Its last lines:`) : state;
+  return withFlash(shown, `The dev server exited (${how}). ${keyLabel('dev-server-output')} shows its output, ${keyLabel('restart-dev-server')} restarts it.`, 'warn');
+}
+
 function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
   const records = RecordList.from(snapshot.records, state.records.window);
   const selectedId = state.selection === 'follow' ? undefined : state.records.at(state.selection)?.id;
@@ -89,7 +97,9 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
     selection: index ?? 'follow',
     detailScroll: index === undefined ? 0 : state.detailScroll,
   };
-  return relayout(keepSelectionIfShown(applyHeld(next, snapshot.emulatorApprovals ?? state.held, false)));
+  // A dev server that exited before this screen attached (the demo's route failing at once, `watch` attached later): said as if seen.
+  const seen = snapshot.child.state === 'exited' && state.daemon.child.state !== 'exited' ? devServerExited(next) : next;
+  return relayout(keepSelectionIfShown(applyHeld(seen, snapshot.emulatorApprovals ?? state.held, false)));
 }
 
 /** A record for a call event that came without one (only its summary is known). */
@@ -193,10 +203,9 @@ function applyEvent(state: TuiState, event: DaemonEvent): TuiState {
       if (command !== undefined) child.command = command;
       const next = { ...state, daemon: { ...daemon, child } };
       if (event.state !== 'exited') return next;
-      const how = event.signal ? `signal ${event.signal}` : `code ${event.code ?? '?'}`;
-      // Its last words say why: shown at once, unless the user is in the middle of something else.
-      const shown = next.overlay === null ? openDevOutput(next, `The dev server exited (${how}). Its last lines:`) : next;
-      return withFlash(shown, `The dev server exited (${how}). ${keyLabel('dev-server-output')} shows its output, ${keyLabel('restart-dev-server')} restarts it.`, 'warn');
+      child.code = event.code ?? null;
+      child.signal = event.signal ?? null;
+      return devServerExited(next);
     }
     case 'recording': {
       const next = { ...state, daemon: { ...daemon, recording: event.state } };

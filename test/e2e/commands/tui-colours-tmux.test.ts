@@ -26,8 +26,9 @@ describe('grey under tmux', () => {
     });
     await pane.pipeRaw(raw);
     await pane.sendKeys('Enter');
-    // A call row: its clock column is grey.
-    await vi.waitFor(async () => expect(await pane.text()).toMatch(/\d\d:\d\d:\d\d \w+/), { timeout: 30_000, interval: 200 });
+    // A call row: its clock column is grey. Failing, the dev server's output says why it did not come.
+    const devLog = () => readFile(join(dataDir, 'dev-server.log'), 'utf8').catch(() => '(no dev-server.log)');
+    await vi.waitFor(async () => expect(await pane.text(), await devLog()).toMatch(/\d\d:\d\d:\d\d \w+/), { timeout: 30_000, interval: 200 });
     const bytes = await readFile(raw, 'utf8');
     expect(bytes).toContain('\u001b[?1049h');
     expect(bytes).toMatch(GREY_FG);
