@@ -8,6 +8,7 @@
  * too if the CLI could not stop it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { isProcessGroupAlive } from '../../src/platform/index.js';
 import { binArgv } from '../bin-node-args.js';
@@ -65,7 +66,15 @@ function killGroups(pids: readonly number[]): number[] {
   return killed;
 }
 
-export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv; nodeArgs?: string[] }): SoakDaemon {
+export function spawnSoakDaemon(options: {
+  cliEntry: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  nodeArgs?: string[];
+  /** Where the CLI's stdout lines that are no event go (V8's `--trace-gc` lines, say); left out, they are dropped. */
+  otherLinesFile?: string;
+}): SoakDaemon {
   const nodeArgv = [...(options.nodeArgs ?? []), ...binArgv(options.cliEntry, options.args)];
   const child: ChildProcess = spawn(process.execPath, nodeArgv, {
     cwd: options.cwd,
@@ -82,6 +91,8 @@ export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd
   let stderr = '';
   let carry = '';
   const listeners = new Set<() => void>();
+  const otherLines = options.otherLinesFile ? createWriteStream(options.otherLinesFile, { flags: 'a' }) : undefined;
+  if (otherLines) child.once('exit', () => otherLines.end());
 
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (text: string) => {
@@ -103,7 +114,8 @@ export function spawnSoakDaemon(options: { cliEntry: string; args: string[]; cwd
       try {
         event = JSON.parse(line) as DaemonEventLine;
       } catch {
-        continue; // not an event line (should not happen with --json)
+        otherLines?.write(`${line}\n`); // not an event line (with --json only V8's or Node's own diagnostics)
+        continue;
       }
       if (event.event === 'output') {
         outputs += 1;

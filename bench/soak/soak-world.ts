@@ -115,6 +115,8 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
     daemon = spawnSoakDaemon({
       ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
       cliEntry: CLI_ENTRY,
+      // MEDIAN_DEV_SOAK_DAEMON_STDOUT=<file>: the CLI's other stdout lines (with daemon+--trace-gc in soak:floors, V8's GC trace) kept there.
+      ...(process.env.MEDIAN_DEV_SOAK_DAEMON_STDOUT ? { otherLinesFile: process.env.MEDIAN_DEV_SOAK_DAEMON_STDOUT } : {}),
       args,
       cwd: projectDir,
       env: benchChildEnv({
