@@ -3,6 +3,7 @@ import { safeJson } from '../shared/output-sanitiser.js';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Config } from '../config/resolve-config.js';
 import type { Daemon } from '../daemon/daemon-options.js';
+import type { DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
 import { resolveToolSecret, secretsToMask } from '../median/key.js';
 import type { CallRecord } from '../median/call-record.js';
 import { createCallStore } from '../recorder/call-store.js';
@@ -103,14 +104,46 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
   };
 }
 
-/** The TUI for the daemon in this process. */
-export function attachDaemonTui(daemon: Daemon, io: CliIo, wiring: TuiWiring): () => void {
-  const client: TuiControlClient = {
+/**
+ * The in-process daemon as the TUI's client. The newest records are read from
+ * the store: the screen starts from the state, then the records as of that same
+ * moment come as a second snapshot, then the events held meanwhile, so each call
+ * shows once and none is missed.
+ */
+export function daemonTuiClient(daemon: Daemon): TuiControlClient {
+  const reading = daemon.attachSnapshot();
+  let held: DaemonEvent[] | undefined = [];
+  let onEvent: ((event: DaemonEvent) => void) | undefined;
+  let onSnapshot: ((snapshot: DaemonSnapshot) => void) | undefined;
+  const release = (snapshot: DaemonSnapshot | undefined): void => {
+    const events = held ?? [];
+    held = undefined;
+    if (snapshot) onSnapshot?.(snapshot);
+    for (const event of events) onEvent?.(event);
+  };
+  // The store unreadable: the screen keeps the state it has and goes on with the events.
+  reading.then(release, () => release(undefined));
+  return {
     snapshot: daemon.snapshot(),
-    onEvent: (listener) => daemon.events.on(listener),
+    onEvent(listener) {
+      onEvent = listener;
+      const unsubscribe = daemon.events.on((event) => (held ? held.push(event) : listener(event)));
+      return () => {
+        onEvent = undefined;
+        unsubscribe();
+      };
+    },
+    onSnapshot(listener) {
+      onSnapshot = listener;
+      return () => (onSnapshot = undefined);
+    },
     send: (command) => daemon.handleCommand(command),
     close: () => undefined,
   };
-  const attached = attachTui(client, io, wiring);
+}
+
+/** The TUI for the daemon in this process. */
+export function attachDaemonTui(daemon: Daemon, io: CliIo, wiring: TuiWiring): () => void {
+  const attached = attachTui(daemonTuiClient(daemon), io, wiring);
   return () => void attached.close();
 }

@@ -72,15 +72,16 @@ export async function buildDaemonContext(options: DaemonOptions): Promise<Daemon
   };
 
   const store = createCallStore(config.dataDir);
-  const recent = await store.list({ limit: 500 }).catch(() => [] as CallRecord[]);
+  const newest = await store.list({ limit: 1 }).catch(() => [] as CallRecord[]);
   const hub = createEventHub({
     version: options.version,
     isDemo: options.isDemo === true,
     keyFingerprint: medianKey ? keyFingerprint(medianKey) : null,
     keySource: medianKey ? configKeySource(config) : null,
     tunnelHost: config.tunnel === 'localtunnel' ? config.tunnelHost : null,
-    callCount: await store.count().catch(() => recent.length),
-    records: recent.slice().reverse(),
+    callCount: await store.count().catch(() => newest.length),
+    // A client that attaches reads the newest records from the store; the hub keeps none (snapshot-records.ts).
+    store: { read: (limit) => store.list({ limit }), newestAtStart: newest[0]?.id },
     devServerLog: devServerLogPath(config.dataDir),
   });
   // Dev server output, log and error messages reach the screen and the control channel: masked first.

@@ -12,6 +12,7 @@ export function daemonHandle({ hub, emit, instanceId }: DaemonContext, { proxy }
     events: { on: (listener) => backlog.on(listener) },
     note: (message, level = 'info') => emit({ event: 'log', level, message }),
     snapshot: () => hub.snapshot(),
+    attachSnapshot: () => hub.attachSnapshot(),
     proxyUrl: proxy.url,
     instanceId,
     handleCommand,

@@ -65,7 +65,10 @@ export interface Daemon {
   events: { on(listener: (event: DaemonEvent) => void): () => void };
   /** Says something as a `log` event (the demo tells what its emulated organisation does). */
   note(message: string, level?: 'info' | 'warn'): void;
+  /** The state now; its records are only those the store could not take (the newest are read by `attachSnapshot`). */
   snapshot(): DaemonSnapshot;
+  /** What a client that attaches starts from (the state and the newest records, read from the store, as of this call): see EventHub. */
+  attachSnapshot(): Promise<DaemonSnapshot>;
   proxyUrl: string;
   instanceId: string;
   /** What the control channel and the TUI send (replay, sync, …). */

@@ -1,7 +1,6 @@
 import type { CallRecord } from '../median/index.js';
 import type { DaemonEvent, DaemonSnapshot, NewDaemonEvent } from '../events/index.js';
-
-const SNAPSHOT_RECORDS = 500;
+import { createSnapshotRecords, type NewestRecords } from './snapshot-records.js';
 /** The dev server's last output lines the snapshot keeps (the whole output is in the data dir's dev-server.log). */
 const SNAPSHOT_OUTPUT_LINES = 200;
 
@@ -10,7 +9,17 @@ export interface EventHub {
   /** Stamps `at`, updates the snapshot, and hands the event to every listener. */
   emit(event: NewDaemonEvent): void;
   on(listener: (event: DaemonEvent) => void): () => void;
+  /** The state now, with the records held in memory (with a store: only those it could not take; see snapshot-records.ts). */
   snapshot(): DaemonSnapshot;
+  /**
+   * What a client that attaches starts from: the state as of this call and
+   * the newest records as of this call, read from the store. Events emitted
+   * after the call are not in it: a client that subscribes in the same turn
+   * and shows them after it has every call once.
+   */
+  attachSnapshot(): Promise<DaemonSnapshot>;
+  /** A record the store could not take (announced from memory): later clients get it from here. */
+  keepUnstored(record: CallRecord): void;
   clearRecords(): void;
 }
 
@@ -21,12 +30,16 @@ export function createEventHub(base: {
   keySource?: string | null;
   tunnelHost?: string | null;
   callCount: number;
-  records: CallRecord[];
+  /** Where the newest records are read when a client attaches; left out, the hub keeps them in memory. */
+  store?: NewestRecords;
+  /** Without a store: the records it starts with, oldest first. */
+  records?: CallRecord[];
   /** Where the dev server's output is written in full. */
   devServerLog?: string;
 }): EventHub {
   const listeners = new Set<(event: DaemonEvent) => void>();
-  const state: DaemonSnapshot = {
+  const records = createSnapshotRecords({ ...(base.store ? { store: base.store } : {}), initial: base.records ?? [] });
+  const state: Omit<DaemonSnapshot, 'records'> = {
     version: base.version,
     proxyUrl: null,
     tunnel: { state: 'connecting', url: null },
@@ -39,7 +52,6 @@ export function createEventHub(base: {
     keySource: base.keySource ?? null,
     isDemo: base.isDemo,
     callCount: base.callCount,
-    records: base.records.slice(-SNAPSHOT_RECORDS),
     devServerOutput: [],
     ...(base.devServerLog ? { devServerLog: base.devServerLog } : {}),
   };
@@ -74,20 +86,11 @@ export function createEventHub(base: {
           error: event.action === 'waiting' ? null : (event.error ?? null),
         };
         break;
-      case 'call': {
+      case 'call':
         // A repeat (same id) updates its record in place: not a new call.
-        if (event.repeats !== undefined) {
-          const at = state.records.findIndex((r) => r.id === event.id);
-          if (at >= 0 && event.record) state.records[at] = event.record;
-          break;
-        }
-        state.callCount += 1;
-        if (event.record) {
-          state.records.push(event.record);
-          if (state.records.length > SNAPSHOT_RECORDS) state.records.splice(0, state.records.length - SNAPSHOT_RECORDS);
-        }
+        if (event.repeats === undefined) state.callCount += 1;
+        records.take(event);
         break;
-      }
       case 'child':
         state.child = {
           state: event.state,
@@ -143,10 +146,17 @@ export function createEventHub(base: {
       return () => listeners.delete(listener);
     },
     snapshot() {
-      return structuredClone(state);
+      return structuredClone({ ...state, records: records.kept() });
+    },
+    attachSnapshot() {
+      const now = structuredClone(state);
+      return records.read().then((list) => ({ ...now, records: list }));
+    },
+    keepUnstored(record) {
+      records.keepUnstored(record);
     },
     clearRecords() {
-      state.records = [];
+      records.clear();
     },
   };
 }

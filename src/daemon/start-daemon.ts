@@ -88,7 +88,12 @@ async function openCallPath(ctx: DaemonContext, later: LaterParts): Promise<Call
   let target: DevServerTarget | undefined;
   const recorder = await openRecorder({ dataDir: config.dataDir, secrets, redactVisitor: config.redactVisitor, durability: config.syncRecords ? 'disk' : 'os', logger });
   ctx.running.recorder = () => recorder.close();
-  const onRecord = createRecordSink(recorder, emit, (record) => masker.maskRecord(record));
+  const onRecord = createRecordSink(recorder, emit, (record) => {
+    const masked = masker.maskRecord(record);
+    // Not in the store: a client that attaches later gets it from the hub.
+    ctx.hub.keepUnstored(masked);
+    return masked;
+  });
   const proxy = await startRecordingProxy({
     target: config.target,
     route: config.route,
@@ -190,7 +195,7 @@ async function startControl(ctx: DaemonContext, { proxy, target }: CallPath, { h
     proxyUrl: proxy.url,
     replayKey: ctx.replayKey,
     settings: controlSettings(config, target.current()),
-    snapshot: () => hub.snapshot(),
+    snapshot: () => hub.attachSnapshot(),
     handleCommand,
     logger: ctx.logger,
   });
