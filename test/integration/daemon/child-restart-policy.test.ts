@@ -7,7 +7,7 @@ import { createChildRestartPolicy } from '../../../src/daemon/child-restart-poli
 import { createEnvVars } from '../../../src/daemon/env-vars.js';
 import { DEFAULT_RETRY_POLICY } from '../../../src/endpoints/index.js';
 import type { DaemonFact, NewDaemonEvent } from '../../../src/events/index.js';
-import { findFreePort } from '../../../src/shared/free-port.js';
+import { freeTestPort } from '../../helpers/free-test-port.js';
 import { advanceShortWaitsUntil } from '../../helpers/advance-short-waits.js';
 import { waitForOnClock } from '../../helpers/drive-clock.js';
 import { installFakeNextDev } from '../../helpers/fake-next-dev.js';
@@ -49,7 +49,8 @@ async function usePolicy(env: Record<string, string> = {}, setup: PolicySetup = 
   if (setup.envFileText !== undefined) await writeFile(envFile, setup.envFileText);
   const command = setup.command ? await setup.command(dir) : [process.execPath, '-e', DEV_SERVER];
   const vars = createEnvVars(setup.vars ?? {});
-  const port = await findFreePort();
+  // The dev server binds it later, in its own process: a port below the ephemeral range, this worker's own.
+  const port = await freeTestPort();
   const abort = new AbortController();
   useTeardown(abort, (a) => a.abort());
   const events: NewDaemonEvent[] = [];
