@@ -32,12 +32,13 @@ export interface TuiWiring {
 /** Shows the TUI for a control client (the in-process daemon or `watch`'s connection). */
 export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring): AttachedTui {
   const { config } = wiring;
-  // Where the dev server listens now: found from its output (the demo's route, `start` without --target) it is not config.target.
-  let target = client.snapshot.target?.url ?? config.target;
+  // Where the dev server listens now (the screen's state has the last `target` event): found from its output (the demo's
+  // route, `start` without --target) it is not config.target.
+  const targetNow = (): string => attached.tui.state.daemon.target?.url ?? config.target;
   const curlOf = (record: CallRecord): string => {
     try {
       const secret = resolveToolSecret({ medianKey: config.medianKey, toolSecret: config.toolSecret });
-      return toCurl(record, { url: `${target}${config.route}`, secret });
+      return toCurl(record, { url: `${targetNow()}${config.route}`, secret });
     } catch {
       return '# No MEDIAN_KEY: set it to get a re-signed curl command.';
     }
@@ -81,21 +82,16 @@ export function attachTui(client: TuiControlClient, io: CliIo, wiring: TuiWiring
         const records = await createCallStore(config.dataDir).list({ limit: Number.MAX_SAFE_INTEGER });
         // Into the data dir (0700, ignored by git), never the project folder, and the footer says where.
         const file = join(config.dataDir, `median-dev-${new Date().toISOString().replace(/[:.]/g, '-')}.har`);
-        await writeFileAtomic(file, `${safeJson(toHar(records, { creator: { name: 'median-dev', version: VERSION }, baseUrl: target }), 2)}\n`, { mode: 0o600 });
+        await writeFileAtomic(file, `${safeJson(toHar(records, { creator: { name: 'median-dev', version: VERSION }, baseUrl: targetNow() }), 2)}\n`, { mode: 0o600 });
         const shown = relative(io.cwd, file);
         const where = shown !== '' && !shown.startsWith('..') && !isAbsolute(shown) ? shown : file;
         attached.tui.dispatch({ type: 'flash', text: `Wrote ${records.length} call${records.length === 1 ? '' : 's'} to ${where} (HAR 1.2: open it in your browser devtools' Network tab).` });
       }
     },
   });
-  // After the TUI's own subscription: a control client hands the events that came before to its first listener.
-  const unsubscribeTarget = client.onEvent((event) => {
-    if (event.event === 'target' && event.url) target = event.url;
-  });
   return {
     tui: attached.tui,
     async close() {
-      unsubscribeTarget();
       process.off('exit', onCrash);
       await attached.close();
       mendWrites();
