@@ -117,6 +117,9 @@ export function startSocketCluster(options: SocketClusterOptions): SocketCluster
     remote.once('connect', () => {
       remote.setTimeout(0);
       remote.setKeepAlive(true, KEEPALIVE_DELAY_MS);
+      // No Nagle delay, as an HTTP server sets on the connections it accepts (a handed-off socket never passes its
+      // accept): an answer's last small write does not wait for the ACK of the one before it.
+      remote.setNoDelay(true);
       connectedAt = options.clock.now();
       live += 1;
       hasConnected = true;

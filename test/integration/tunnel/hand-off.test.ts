@@ -10,6 +10,12 @@ import { echoThrough, useWebSocketEcho } from '../../helpers/websocket-echo.js';
 import { requestVia, tunnelHost, useTunnelServer } from '../../helpers/use-tunnel-server.js';
 import { useRecordingProxy } from '../proxy/proxy-harness.js';
 
+/** Node keeps no public getter for TCP_NODELAY: net.Socket remembers what setNoDelay set under this symbol. */
+function isNoDelay(socket: Duplex): boolean {
+  const symbol = Object.getOwnPropertySymbols(socket).find((s) => s.description === 'kSetNoDelay');
+  return symbol !== undefined && (socket as unknown as Record<symbol, unknown>)[symbol] === true;
+}
+
 const FAST = { openTimeoutMs: 3000, lostAfterMs: 300, socketRetryBaseMs: 20, socketRetryMaxMs: 100 };
 
 /**
@@ -66,6 +72,13 @@ describe('tunnel sockets handed to the proxy (no second hop)', () => {
     const later = await requestVia(server, host, { path: '/later' });
     expect(later.status).toBe(200);
     expect(JSON.parse(later.body)).toMatchObject({ url: '/later' });
+  });
+
+  it('a handed socket writes without Nagle’s delay, as the HTTP server’s accepted sockets do', async () => {
+    const { server, host, handed } = await useHandedOffTunnel('nodelay');
+    expect((await requestVia(server, host)).status).toBe(200);
+    expect(handed.length).toBeGreaterThan(0);
+    expect(handed.map(isNoDelay)).toEqual(handed.map(() => true));
   });
 
   it('passes WebSocket upgrades through to the dev server', async () => {
