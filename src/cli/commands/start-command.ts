@@ -12,6 +12,7 @@ import { assertKeyShape } from '../require-secret.js';
 import { createStyle } from '../terminal-style.js';
 import { VERSION } from '../version.js';
 import { envFileFlag } from '../load-config.js';
+import { coalesceOutput, EVENT_LINES_WINDOW_MS } from '../coalesced-output.js';
 
 export function toStartFlags(options: Record<string, unknown>): StartFlags {
   const flags: StartFlags = {};
@@ -43,6 +44,16 @@ export async function runStart(command: string[], options: Record<string, unknow
   const loadingDaemon = import('../../daemon/start-daemon.js');
   loadingDaemon.catch(() => undefined); // awaited below; a config error must not leave it unhandled
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
+  // Without the TUI the events are lines, and the lines of a busy moment leave in one write (coalesced-output.ts).
+  const lines = config.tui ? undefined : coalesceOutput(io, { windowMs: EVENT_LINES_WINDOW_MS });
+  try {
+    await startAndRun(command, flags, config, loadingDaemon, lines?.io ?? io);
+  } finally {
+    lines?.close();
+  }
+}
+
+async function startAndRun(command: string[], flags: StartFlags, config: StartConfig, loadingDaemon: Promise<typeof import('../../daemon/start-daemon.js')>, io: CliIo): Promise<void> {
   // The env file's settle (two reads 40 ms apart) runs now, beside the daemon's load and the tunnel's registration, not after the tunnel opened.
   const settledEnvFile = config.envFile ? settleEnvFileEarly(config.envFile) : undefined;
   io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret, ngrokAuthtoken: config.ngrokAuthtoken }));
