@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { refusedPort } from '../../helpers/refused-port.js';
 import { describe, expect, it, vi } from 'vitest';
 import { createLocaltunnelProvider, createNoTunnelProvider, type TunnelConnection } from '../../../src/tunnel/index.js';
 import { readBody, useHttpServer } from '../../helpers/use-http-server.js';
@@ -17,15 +17,6 @@ async function useEchoApp() {
 
 function useConnection(connection: TunnelConnection): TunnelConnection {
   return useTeardown(connection, (c) => c.close());
-}
-
-/** A port on 127.0.0.1 that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('localtunnel provider against the loopback tunnel server', () => {
@@ -53,7 +44,7 @@ describe('localtunnel provider against the loopback tunnel server', () => {
   it('answers 502 with a coded body when nothing listens on the local port', async () => {
     const server = await useTunnelServer();
     const provider = createLocaltunnelProvider({ host: server.url, ...FAST });
-    useConnection(await provider.open({ localPort: await closedPort(), subdomain: 'nobody-home' }));
+    useConnection(await provider.open({ localPort: await refusedPort(), subdomain: 'nobody-home' }));
     const answer = await requestVia(server, tunnelHost(server, 'nobody-home'));
     expect(answer.status).toBe(502);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'tunnel_local_unreachable' } });
@@ -145,12 +136,12 @@ describe('localtunnel provider against the loopback tunnel server', () => {
   });
 
   it('rejects with tunnel_server_unreachable when nothing listens at the tunnel host', async () => {
-    const provider = createLocaltunnelProvider({ host: `http://127.0.0.1:${await closedPort()}`, ...FAST });
+    const provider = createLocaltunnelProvider({ host: `http://127.0.0.1:${await refusedPort()}`, ...FAST });
     await expect(provider.open({ localPort: 1 })).rejects.toMatchObject({ code: 'tunnel_server_unreachable' });
   });
 
   it('rejects with tunnel_connect_failed when the tunnel port refuses every socket', async () => {
-    const deadPort = await closedPort();
+    const deadPort = await refusedPort();
     const fake = await useHttpServer((_req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ id: 'ghost', port: deadPort, max_conn_count: 3, url: 'https://ghost.lt.median.test' }));
