@@ -23,8 +23,8 @@ function failingDevServer(trigger?: string): string[] {
   return [process.execPath, '-e', script];
 }
 
-/** A real daemon (no tunnel, the emulator as Median) running `childCommand` in a fresh data dir. */
-async function useDaemon(childCommand: string[]) {
+/** A real daemon (no tunnel, the emulator as Median) running `childCommand` in a fresh data dir; `withKey`: MEDIAN_KEY in its environment. */
+async function useDaemon(childCommand: string[], withKey = false) {
   const { emulator } = await useEmulator();
   const dataDir = await useTempDir('median-dev-exit-');
   const config = await resolveStartConfig(
@@ -32,7 +32,7 @@ async function useDaemon(childCommand: string[]) {
     { env: { MEDIAN_KEY: emulator.key }, cwd: dataDir, isTTY: true },
   );
   const events: DaemonEvent[] = [];
-  const daemon: Daemon = useTeardown(await startDaemon({ config, childCommand, baseEnv: { PATH: process.env.PATH }, version: 'test', pid: process.pid, onEvent: (e) => void events.push(e) }), (d) => d.close());
+  const daemon: Daemon = useTeardown(await startDaemon({ config, childCommand, baseEnv: { PATH: process.env.PATH, ...(withKey ? { MEDIAN_KEY: emulator.key } : {}) }, version: 'test', pid: process.pid, onEvent: (e) => void events.push(e) }), (d) => d.close());
   return { daemon, config, dataDir, events };
 }
 
@@ -82,6 +82,21 @@ describe('a dev server that exits, under the terminal UI', () => {
     await running;
     expect(stderr()).toContain(`the dev server exited (code 3)`);
     expect(stderr()).toContain(WHY);
+  });
+
+  it('a key the dev server printed is masked in the lines said on exit', { timeout: 30_000 }, async () => {
+    const leaky = [process.execPath, '-e', "console.log('config: MEDIAN_KEY=' + process.env.MEDIAN_KEY); process.exit(1);"];
+    const { daemon, config, dataDir, events } = await useDaemon(leaky, true);
+    await vi.waitFor(() => expect(events.some((e) => e.event === 'child' && e.state === 'exited')).toBe(true), { timeout: 10_000 });
+    const { tty, io, stderr } = terminalIo(dataDir);
+    const running = runDaemonInForeground(daemon, io, { json: false, tui: true, config });
+    await vi.waitFor(() => expect(tty.plain()).toContain('config: MEDIAN_KEY='), { timeout: 10_000 });
+    tty.input.write('q');
+    tty.input.write('q');
+    await running;
+    expect(stderr()).toContain('config: MEDIAN_KEY=median_key_****');
+    expect(stderr()).not.toContain(config.medianKey!);
+    expect(tty.captured()).not.toContain(config.medianKey!);
   });
 
   it('still running at the quit: nothing is said about it', { timeout: 30_000 }, async () => {
