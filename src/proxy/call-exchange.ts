@@ -22,7 +22,7 @@
  * Hot path: no closures per request. Stream events go to shared functions
  * that find their exchange through a symbol on the stream.
  */
-import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import {
   SIGNATURE_HEADER,
   classifyRequest,
@@ -37,7 +37,7 @@ import {
 import { BodyCapture } from './body-capture.js';
 import type { ExchangeFacts } from './build-call-record.js';
 import { forwardableResponseHeaders } from './hop-by-hop.js';
-import { releaseForwarded, type ForwardHandlers } from './http-proxy.js';
+import { releaseForwarded, type ForwardHandlers, type UpstreamAnswer, type UpstreamCall } from './http-proxy.js';
 import type { InFlightLinks } from './in-flight-list.js';
 import { DEV_SERVER_STARTING_RETRY_AFTER_S, PROXY_ERROR_CODES, PROXY_MESSAGES, failureReason, sendProxyError } from './proxy-answers.js';
 
@@ -88,16 +88,7 @@ function onCallerClose(this: ServerResponse): void {
   exchangeOf(this)?.callerClosed();
 }
 function onCallerDrain(this: ServerResponse): void {
-  exchangeOf(this)?.upstreamResponse?.resume();
-}
-function onResponseData(this: IncomingMessage, chunk: Buffer): void {
-  exchangeOf(this)?.answerData(chunk);
-}
-function onResponseEnd(this: IncomingMessage): void {
-  exchangeOf(this)?.answerEnded();
-}
-function onResponseBroken(this: IncomingMessage, error?: Error): void {
-  exchangeOf(this)?.answerBroken(error);
+  exchangeOf(this)?.resumeAnswer();
 }
 
 export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange> {
@@ -114,7 +105,6 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
   signature: SignatureStatus = 'unchecked';
   /** Checks the signature over the whole streamed body, once it outgrew what is kept of it. */
   private bodyVerifier: SignatureVerifier | undefined = undefined;
-  upstreamResponse: IncomingMessage | undefined = undefined;
 
   private recordId: string | undefined = undefined;
   private inspected = false;
@@ -130,7 +120,8 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
   private responseHeaders: IncomingHttpHeaders | null = null;
   private responseBody: BodyCapture | null = null;
   private responseComplete = false;
-  private upstream: ClientRequest | undefined = undefined;
+  /** The call to the dev server (the answer's back-pressure, and giving up on it). */
+  private upstream: UpstreamCall | undefined = undefined;
   /** Last time the dev server said anything (for the give-up sweep). */
   private heardAt: number;
   private endedAt: number | null = null;
@@ -244,8 +235,13 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
 
   // ---- the answer side (ForwardHandlers) --------------------------------
 
-  onUpstreamRequest(upstream: ClientRequest): void {
+  onUpstreamRequest(upstream: UpstreamCall): void {
     this.upstream = upstream;
+  }
+
+  /** Our caller can take more of the answer. */
+  resumeAnswer(): void {
+    this.upstream?.resume();
   }
 
   /** Called by the proxy's sweep: gives up on a dev server silent for too long. */
@@ -257,12 +253,8 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     if (!this.answerDone) this.onError(new Error('gave up'));
   }
 
-  onResponse(response: IncomingMessage): void {
-    if (this.answerDone) {
-      response.resume();
-      return;
-    }
-    this.upstreamResponse = response;
+  onResponse(response: UpstreamAnswer): void {
+    if (this.answerDone) return;
     this.ctx.targetAnswered();
     this.heardAt = this.ctx.now();
     this.status = response.statusCode ?? 502;
@@ -277,15 +269,12 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
       if (response.statusMessage) res.writeHead(this.status, response.statusMessage, headers);
       else res.writeHead(this.status, headers);
     }
-    (response as Tagged)[EXCHANGE] = this;
-    response.on('data', onResponseData);
-    response.on('end', onResponseEnd);
-    response.on('error', onResponseBroken);
-    response.on('close', onResponseBroken);
   }
 
-  answerData(chunk: Buffer): void {
-    this.responseBody?.add(chunk);
+  onAnswerData(chunk: Buffer): void {
+    // An answer that came after we had settled (gave up, answered for the dev server) is not the caller's.
+    if (this.answerDone || this.responseBody === null) return;
+    this.responseBody.add(chunk);
     this.heardAt = this.ctx.now();
     const res = this.res;
     if (!res || this.callerGone) return;
@@ -297,15 +286,15 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
       }
     }
     if (res.write(chunk)) return;
-    this.upstreamResponse?.pause();
+    this.upstream?.pause();
     if (!this.drainWatched) {
       this.drainWatched = true;
       res.on('drain', onCallerDrain);
     }
   }
 
-  answerEnded(): void {
-    if (this.answerDone) return;
+  onAnswerEnd(): void {
+    if (this.answerDone || this.status === null) return;
     this.responseComplete = true;
     const res = this.res;
     const last = this.heldLast;
@@ -408,7 +397,7 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
       this.error = { code: PROXY_ERROR_CODES.clientClosed, message: PROXY_MESSAGES.clientClosed };
     }
     // Keep reading the dev server's answer for the record.
-    this.upstreamResponse?.resume();
+    this.upstream?.resume();
     this.ctx.callerLeft(this);
   }
 
@@ -451,11 +440,9 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
       releaseForwarded(this.req);
     }
     if (this.res) untag(this.res);
-    if (this.upstreamResponse) untag(this.upstreamResponse);
     this.req = undefined;
     this.res = undefined;
     this.upstream = undefined;
-    this.upstreamResponse = undefined;
   }
 
   /**

@@ -3,45 +3,45 @@
  * src/proxy sees only `Forwarder`: "send this request to the target and tell
  * me what came back".
  *
- * Requests are sent with Node's own `http.request` on one keep-alive agent
- * per protocol, the answer handed back untouched (recording-proxy.ts
- * answers the caller itself). That is what http-proxy-3 did for us with
- * `selfHandleResponse`, less its per-request work we had no use for (an
- * options copy, its passes, six event emissions, a closure per handler, a
- * URL parse of every plain path: measured ~20–40 µs of CPU per call at
- * 250 calls/s); the request it would have sent is the same: the headers as
- * they are on `req.headers`, the path http-proxy-3 built
- * (upstream-path.ts), `content-length: 0` on a DELETE or OPTIONS without a
- * length (its `deleteLength`), no `trailer` header, and an `ECONNRESET` with
- * the caller gone destroys the upstream request. The caller hanging up does
- * not abort the request to the dev server (Median's real route keeps
- * running then, and we want its late answer on record).
+ * Calls are sent by our own HTTP/1.1 client on kept connections
+ * (upstream-pool.ts), their answers framed by a strict parser
+ * (answer-parser.ts), not by Node's `http.request`: its second client stack
+ * (ClientRequest, IncomingMessage, the Agent's bookkeeping) cost ~100 µs of
+ * CPU per call at 250 calls/s through the tunnel. The request the dev server
+ * gets is the one http-proxy-3 (and then `http.request`) sent: the headers as
+ * they are on `req.headers`, the path http-proxy-3 built (upstream-path.ts),
+ * `content-length: 0` on a DELETE or OPTIONS without a length (its
+ * `deleteLength`), no `trailer` header, and an `ECONNRESET` with the caller
+ * gone ends the upstream call. The caller hanging up does not abort the
+ * request to the dev server (Median's real route keeps running then, and we
+ * want its late answer on record). An answer the parser cannot frame safely
+ * is refused like one Node's parser refused: 502 `target_unreachable`, or the
+ * caller cut off with `target_reset` once the answer had started.
  *
  * WebSocket upgrades (a dev server's hot reload) still go through
- * http-proxy-3's `ws` pass: they are not calls, and its upgrade handling
- * earns its place there.
+ * http-proxy-3's `ws` pass on a Node keep-alive agent: they are not calls,
+ * and its upgrade handling earns its place there.
  *
- * Target connections: one keep-alive agent per protocol, created lazily,
- * destroyed in `close()`. A target named `localhost` is connected to as given:
- * Node 20 tries every address the name resolves to (`::1` and `127.0.0.1`,
- * happy eyeballs, `net.getDefaultAutoSelectFamily()`), so a dev server bound
- * to either answers, and keep-alive makes that lookup rare.
+ * A target named `localhost` is connected to as given: Node 20 tries every
+ * address the name resolves to (`::1` and `127.0.0.1`, happy eyeballs,
+ * `net.getDefaultAutoSelectFamily()`), so a dev server bound to either
+ * answers, and kept connections make that lookup rare.
  */
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
+import { releaseRequest, requestHead, UpstreamPool, type UpstreamHandlers, type UpstreamTarget } from './upstream-pool.js';
 import { targetBasePath, upstreamPath } from './upstream-path.js';
 
-export interface ForwardHandlers {
-  /** The request to the target exists (its headers may already be on the way). */
-  onUpstreamRequest(upstream: ClientRequest): void;
-  /** The target's answer started: status and headers are known, the body follows. */
-  onResponse(response: IncomingMessage): void;
-  /** No (complete) answer: connection refused, reset, aborted. May come after onResponse. */
-  onError(error: Error): void;
-}
+/**
+ * What the forwarder tells about one call: the call exists, the answer's head
+ * (status and headers; the body follows), its bytes, its end; or an error (no
+ * complete answer: refused, reset, a framing refused; may come after onResponse).
+ */
+export type ForwardHandlers = UpstreamHandlers;
+export type { UpstreamAnswer, UpstreamCall } from './upstream-call.js';
 
 export interface ForwarderOptions {
   /**
@@ -71,59 +71,14 @@ export interface Forwarder {
   close(): void;
 }
 
-const HANDLERS = Symbol('median-dev.forward-handlers');
-type WithHandlers = { [HANDLERS]?: ForwardHandlers };
-
-/** The request's handlers ride on the request itself (cheaper than a WeakMap). */
-function handlersOf(req: IncomingMessage): ForwardHandlers | undefined {
-  return (req as WithHandlers)[HANDLERS];
-}
-
-/** Forgets a forwarded request's handlers (once its exchange is over). */
+/** Forgets a forwarded request (once its exchange is over): a late event of its call finds nothing to tell. */
 export function releaseForwarded(req: IncomingMessage): void {
-  (req as WithHandlers)[HANDLERS] = undefined;
-  const upstream = (req as WithUpstream)[UPSTREAM];
-  // The two forget each other too: no link keeps a finished request alive. A late error on either finds nothing to tell.
-  if (upstream) (upstream as WithCaller)[CALLER] = undefined;
-  (req as WithUpstream)[UPSTREAM] = undefined;
-}
-
-/* The request and its upstream request find each other through symbols: shared listeners, no closure per request. */
-const UPSTREAM = Symbol('median-dev.upstream');
-const CALLER = Symbol('median-dev.caller');
-type WithUpstream = { [UPSTREAM]?: ClientRequest | undefined };
-type WithCaller = { [CALLER]?: IncomingMessage | undefined };
-
-/** http-proxy-3's error handler: an upstream reset after the caller's socket is gone ends the upstream request too. */
-function forwardFailed(req: IncomingMessage, upstream: ClientRequest | undefined, error: Error & { code?: string }): void {
-  const handlers = handlersOf(req);
-  if (req.socket.destroyed && error.code === 'ECONNRESET') {
-    handlers?.onError(error);
-    upstream?.destroy();
-    return;
-  }
-  handlers?.onError(error);
-}
-function onCallerRequestError(this: IncomingMessage, error: Error): void {
-  forwardFailed(this, (this as WithUpstream)[UPSTREAM], error);
-}
-function onUpstreamError(this: ClientRequest, error: Error): void {
-  const req = (this as WithCaller)[CALLER];
-  if (req) forwardFailed(req, this, error);
-}
-function onUpstreamResponse(this: ClientRequest, response: IncomingMessage): void {
-  const req = (this as WithCaller)[CALLER];
-  if (req) handlersOf(req)?.onResponse(response);
+  releaseRequest(req);
 }
 
 /** What a target needs per request, computed once per target. */
-interface TargetPlan {
-  send: typeof httpRequest;
-  hostname: string;
-  port: number;
+interface TargetPlan extends UpstreamTarget {
   basePath: string;
-  agent: HttpAgent;
-  isHttps: boolean;
 }
 
 /**
@@ -171,6 +126,7 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
     if (socket.localPort !== undefined) note();
     else socket.once('connect', note);
   };
+  const pool = new UpstreamPool({ idleSocketMs, maxSockets, onConnection: track });
   const agentOptions = { keepAlive: true, timeout: idleSocketMs, maxSockets };
   let httpAgent: HttpAgent | undefined;
   let httpsAgent: HttpsAgent | undefined;
@@ -212,46 +168,27 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
     const isHttps = target.protocol === 'https:';
     // As http-proxy-3's setupOutgoing: an IPv6 host without its brackets, the port or the protocol's.
     const hostname = target.hostname.startsWith('[') && target.hostname.endsWith(']') ? target.hostname.slice(1, -1) : target.hostname;
-    const made: TargetPlan = {
-      send: isHttps ? (httpsRequest as unknown as typeof httpRequest) : httpRequest,
-      hostname,
-      port: Number(target.port) || (isHttps ? 443 : 80),
-      basePath: targetBasePath(target),
-      agent: agentFor(target),
-      isHttps,
-    };
+    const port = Number(target.port) || (isHttps ? 443 : 80);
+    // As http.request builds Host when a request has none: the name, bracketed if IPv6, and a port that is not the protocol's.
+    const hostHeader = `${hostname.includes(':') ? `[${hostname}]` : hostname}${port === (isHttps ? 443 : 80) ? '' : `:${port}`}`;
+    const made: TargetPlan = { key: `${target.protocol}//${hostname}:${port}`, hostname, port, isHttps, hostHeader, basePath: targetBasePath(target) };
     plan = { href: target.href, plan: made };
     return made;
   };
 
   return {
     forward(req, target, handlers) {
-      (req as WithHandlers)[HANDLERS] = handlers;
       const to = planFor(target);
       const headers = req.headers;
+      const method = req.method ?? 'GET';
       // http-proxy-3's deleteLength: a DELETE or OPTIONS without a length is sent as an empty body.
-      if ((req.method === 'DELETE' || req.method === 'OPTIONS') && !headers['content-length']) {
+      if ((method === 'DELETE' || method === 'OPTIONS') && !headers['content-length']) {
         headers['content-length'] = '0';
         delete headers['transfer-encoding'];
       }
       // Node's header names are lower-case: the one http-proxy-3 never sends.
       delete headers.trailer;
-      const upstream = to.send({
-        hostname: to.hostname,
-        port: to.port,
-        method: req.method,
-        path: upstreamPath(to.basePath, req.url ?? ''),
-        headers,
-        agent: to.agent,
-        ...(to.isHttps ? { rejectUnauthorized: false } : {}),
-      });
-      (upstream as WithCaller)[CALLER] = req;
-      (req as WithUpstream)[UPSTREAM] = upstream;
-      req.on('error', onCallerRequestError);
-      upstream.on('error', onUpstreamError);
-      upstream.on('response', onUpstreamResponse);
-      handlers.onUpstreamRequest(upstream);
-      req.pipe(upstream);
+      pool.forward(req, to, requestHead(method, upstreamPath(to.basePath, req.url ?? ''), headers, to), handlers);
     },
     isOwnConnection(socket) {
       // Seen from our listening side, their end is the remote one.
@@ -263,6 +200,7 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
       proxyFor(target).ws(req, socket, head, undefined, (error) => onError(error));
     },
     close() {
+      pool.close();
       httpAgent?.destroy();
       httpsAgent?.destroy();
       for (const proxy of proxies.values()) {

@@ -1,7 +1,7 @@
-import { request, type IncomingMessage } from 'node:http';
+import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { createForwarder, type ForwardHandlers } from '../../../src/proxy/http-proxy.js';
+import { createForwarder, type ForwardHandlers, type UpstreamAnswer } from '../../../src/proxy/http-proxy.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
@@ -22,7 +22,7 @@ describe('the forwarder knows its own connections', () => {
       arrived.push(req.socket);
       if (req.url === '/through') {
         req.url = '/back';
-        const answered = new Promise<IncomingMessage>((resolve, reject) => {
+        const answered = new Promise<UpstreamAnswer>((resolve, reject) => {
           const handlers: ForwardHandlers = { onUpstreamRequest: () => undefined, onResponse: resolve, onError: reject };
           forwarder.forward(req, new URL(server.url), handlers);
         });
