@@ -86,7 +86,8 @@ describe('median-dev emulate alone, as a newcomer with their own app follows it'
     const gone = spawnCli(['emulate', 'call', 'orderStatus', ...callFlags], { cwd: projectDir });
     expect(await gone.exited).toBe(1);
     expect(gone.stderr()).toContain('[emulator_not_running]');
-  });
+    // Eleven processes one after another (its own waits go to 30 s): ~6 s on a quiet machine, past 20 s at load 12.
+  }, 60_000);
 
   it('keeps its key in <data dir>/emulator.env (0600) and reuses it on the next run', async () => {
     const dataDir = join(await useTempDir('median-dev-emulate-dir-'), 'state');

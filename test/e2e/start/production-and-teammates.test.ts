@@ -63,7 +63,8 @@ describe('median-dev start in an organisation shared with production and teammat
     const forgot = world.start({ args: ['--no-allow-production-org'] });
     await forgot.waitForEvent((e) => isEvent(e, 'error', { code: 'production_org' }));
     expect(await state(world)).toMatchObject({ allowProductionOrg: false });
-  });
+    // Four starts and a doctor, each a process of its own: ~8 s on a quiet machine, past 20 s at load 12.
+  }, 60_000);
 
   it('a clash with production: never removed, never offered by prune, the fix is a development organisation or a rename', async () => {
     const world = await useE2eWorld();
