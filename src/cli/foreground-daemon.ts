@@ -10,8 +10,22 @@ import { devServerExitReport, followDevServerExit } from './dev-server-exit-repo
 
 type DaemonEvent = Parameters<Parameters<Daemon['events']['on']>[0]>[0];
 
-/** How the daemon's events are printed without the TUI: JSON lines (`--json`) or log lines. */
-export function eventLinePrinter(io: CliIo, mode: { json: boolean; config: TuiWiring['config'] }): (event: DaemonEvent) => void {
+/**
+ * How the daemon's events are printed without the TUI: JSON lines (`--json`)
+ * or log lines. `flush`: the io gathers lines (coalesced-output.ts); a
+ * call's line and the dev server's output may wait with the others, every
+ * other event (the tunnel, the endpoint, a heal, an error) goes out at once,
+ * with what waits before it.
+ */
+export function eventLinePrinter(io: CliIo, mode: { json: boolean; config: TuiWiring['config']; flush?: () => void }): (event: DaemonEvent) => void {
+  const print = linePrinter(io, mode);
+  return (event) => {
+    print(event);
+    if (event.event !== 'call' && event.event !== 'output') mode.flush?.();
+  };
+}
+
+function linePrinter(io: CliIo, mode: { json: boolean; config: TuiWiring['config'] }): (event: DaemonEvent) => void {
   const style = createStyle(useColor(io));
   return (event) => {
     if (mode.json) {

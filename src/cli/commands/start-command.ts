@@ -47,13 +47,13 @@ export async function runStart(command: string[], options: Record<string, unknow
   // Without the TUI the events are lines, and the lines of a busy moment leave in one write (coalesced-output.ts).
   const lines = config.tui ? undefined : coalesceOutput(io, { windowMs: EVENT_LINES_WINDOW_MS });
   try {
-    await startAndRun(command, flags, config, loadingDaemon, lines?.io ?? io);
+    await startAndRun(command, flags, config, loadingDaemon, lines?.io ?? io, lines?.flush);
   } finally {
     lines?.close();
   }
 }
 
-async function startAndRun(command: string[], flags: StartFlags, config: StartConfig, loadingDaemon: Promise<typeof import('../../daemon/start-daemon.js')>, io: CliIo): Promise<void> {
+async function startAndRun(command: string[], flags: StartFlags, config: StartConfig, loadingDaemon: Promise<typeof import('../../daemon/start-daemon.js')>, io: CliIo, flush: (() => void) | undefined): Promise<void> {
   // The env file's settle (two reads 40 ms apart) runs now, beside the daemon's load and the tunnel's registration, not after the tunnel opened.
   const settledEnvFile = config.envFile ? settleEnvFileEarly(config.envFile) : undefined;
   io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret, ngrokAuthtoken: config.ngrokAuthtoken }));
@@ -65,7 +65,7 @@ async function startAndRun(command: string[], flags: StartFlags, config: StartCo
   const baseEnv = flags.medianApi === undefined ? io.env : { ...io.env, MEDIAN_API_URL: config.medianApi };
   const { startDaemon } = await loadingDaemon;
   // Without the TUI the lines print as the events happen, the start's own included (the tunnel and the dev server start before it resolves).
-  const onEvent = config.tui ? undefined : eventLinePrinter(io, { json: config.json, config });
+  const onEvent = config.tui ? undefined : eventLinePrinter(io, { json: config.json, config, ...(flush ? { flush } : {}) });
   const startWith = (startConfig: Readonly<StartConfig>) =>
     startDaemon({ config: startConfig, childCommand: command, baseEnv, version: VERSION, logger, pid: io.pid, ...(settledEnvFile ? { settledEnvFile } : {}), ...(onEvent ? { onEvent } : {}), ...testKnobs(io.env) });
   const signalsDuringStart = holdSignalsDuringStart(io);

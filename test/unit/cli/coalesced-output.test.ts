@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 import { coalesceOutput } from '../../../src/cli/coalesced-output.js';
+import { eventLinePrinter } from '../../../src/cli/foreground-daemon.js';
 import type { CliIo } from '../../../src/cli/cli-io.js';
 
 /** stdout and stderr as real Writables that log every write they get, in the order they get them. */
@@ -103,6 +104,28 @@ describe('coalesced output (the daemon’s event lines)', () => {
     expect(writes).toHaveLength(1);
     lines.io.stdout.write('67890\n');
     expect(writes).toEqual(['out:start\n', 'out:12345\n67890\n']);
+    lines.close();
+  });
+});
+
+describe('the --json printer on coalesced output', () => {
+  const config = { dataDir: '/nowhere/.median-dev', envFile: null, target: 'http://127.0.0.1:3000', route: '/api/median', medianKey: undefined, toolSecret: undefined };
+  const at = '2026-12-02T00:00:00.000Z';
+  const call = (n: number) =>
+    ({ event: 'call', at, id: `rec_${n}`, toolCallId: `call_${n}`, tool: 'orderStatus', kind: 'tool-call', status: 200, signature: 'valid', verdict: 'answered', durationMs: 1, replayOf: null }) as const;
+
+  it('a call line waits with the others; any other event goes out at once, after them', () => {
+    const { io, writes } = loggingIo();
+    const lines = coalesceOutput(io, { windowMs: 60_000 });
+    const print = eventLinePrinter(lines.io, { json: true, config, flush: lines.flush });
+    print(call(1));
+    print(call(2));
+    print(call(3));
+    expect(writes).toHaveLength(1);
+    print({ event: 'tunnel', at, state: 'down', reason: 'gone' } as never);
+    expect(writes).toHaveLength(2);
+    const printed = writes.join('').replaceAll('out:', '').trim().split('\n').map((line) => JSON.parse(line) as { event: string; id?: string });
+    expect(printed.map((event) => event.id ?? event.event)).toEqual(['rec_1', 'rec_2', 'rec_3', 'tunnel']);
     lines.close();
   });
 });
