@@ -29,7 +29,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Short test names: Stryker matches mutants' tests by a RegExp of their names.
-    setupFiles: ['test/helpers/short-test-names.ts'],
+    setupFiles: ['test/helpers/short-test-names.ts', 'test/helpers/fd-double-close.ts'],
     maxWorkers: WORKERS,
     sequence: { sequencer: ProcessesFirst },
     projects: [

@@ -10,22 +10,26 @@ import { isPipe, syncPipeOutput } from '../../../src/cli/sync-pipe-output.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
-async function usePipe(): Promise<{ reader: number; writer: number; file: string }> {
+/**
+ * A FIFO opened at both ends. Each end is closed once: by `closeReader()` or by the teardown, never both. A closed fd's
+ * number is free for the whole process at once, and the in-process test files run in threads of one process: closing
+ * the number again can close another file's socket (libuv then aborts the process: `uv__server_io` assertion).
+ */
+async function usePipe(): Promise<{ reader: number; writer: number; file: string; closeReader(): void }> {
   const dir = await useTempDir('median-dev-sync-pipe-');
   const fifo = join(dir, 'fifo');
   execFileSync('mkfifo', [fifo]);
   const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-  const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
-  const closeQuietly = (fd: number) => {
-    try {
-      closeSync(fd);
-    } catch {
-      // the test closed it already (the reader going away)
-    }
+  let readerOpen = true;
+  const closeReader = () => {
+    if (!readerOpen) return;
+    readerOpen = false;
+    closeSync(reader);
   };
-  useTeardown(reader, closeQuietly);
-  useTeardown(writer, closeQuietly);
-  return { reader, writer, file: join(dir, 'file.txt') };
+  useTeardown(reader, closeReader);
+  const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+  useTeardown(writer, closeSync);
+  return { reader, writer, file: join(dir, 'file.txt'), closeReader };
 }
 
 function readAll(fd: number): Buffer {
@@ -93,8 +97,8 @@ describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
   });
 
   it('reports a reader gone (EPIPE) once, and drops later writes', async () => {
-    const { reader, writer } = await usePipe();
-    closeSync(reader);
+    const { writer, closeReader } = await usePipe();
+    closeReader();
     const errors: string[] = [];
     const out = syncPipeOutput(writer, { onError: (error) => errors.push(String(error.code)), fallback: () => expect.unreachable() });
     expect(out.write('first\n')).toBe(true);
