@@ -1,4 +1,3 @@
-import { findFreePort } from '../shared/free-port.js';
 import { UserError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import { pause } from '../shared/delay.js';
@@ -41,10 +40,17 @@ const KEPT_LINES = 12;
 
 /**
  * `--tunnel cloudflared`: the user's own `cloudflared` as a child,
- * `cloudflared tunnel --url http://127.0.0.1:<proxy> --metrics 127.0.0.1:<free port>`.
- * The hostname comes from the metrics server's `GET /quicktunnel` (the box
- * line on stderr as the fallback), readiness from `GET /ready` (a registered
- * edge connection as the fallback). A cloudflared that exits is a lost
+ * `cloudflared tunnel --loglevel info --url http://127.0.0.1:<proxy> --metrics 127.0.0.1:0`.
+ * cloudflared binds a port of its own for its metrics server and says which
+ * on stderr, which only median-dev reads: a port picked beforehand and handed
+ * over was free for anyone to take in between (cloudflared asks Cloudflare
+ * for the quick tunnel first, about a second), and a process listening there
+ * could have answered `/quicktunnel` with a hostname of its own, to which the
+ * endpoint would then send Median's calls. `--loglevel info` keeps the lines
+ * read here when a config file or TUNNEL_LOGLEVEL asks for fewer. The hostname
+ * comes from the metrics server's `GET /quicktunnel` (the box line on stderr
+ * as the fallback), readiness from `GET /ready` (a registered edge connection
+ * as the fallback). A cloudflared that exits is a lost
  * tunnel; a reopen starts a new one, whose quick-tunnel hostname is new: a
  * hostname change the daemon heals.
  */
@@ -68,15 +74,12 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
           if (signal?.aborted) throw openAbortedError();
         }
       }
-      const metricsPort = await findFreePort();
       const local = `http://127.0.0.1:${request.localPort}`;
-      const metrics = `127.0.0.1:${metricsPort}`;
-      const args = options.namedTunnel
-        ? ['tunnel', '--no-autoupdate', '--metrics', metrics, 'run', '--url', local, options.namedTunnel.name]
-        : ['tunnel', '--no-autoupdate', '--url', local, '--metrics', metrics];
+      const own = ['--no-autoupdate', '--loglevel', 'info', '--metrics', '127.0.0.1:0'];
+      const args = options.namedTunnel ? ['tunnel', ...own, 'run', '--url', local, options.namedTunnel.name] : ['tunnel', ...own, '--url', local];
       const program = startTunnelProgram({ file: options.binary, args, env: options.env, clock });
       try {
-        const url = await waitUntilReady(program, `http://${metrics}`, signal);
+        const url = await waitUntilReady(program, signal);
         rateLimitedAt = undefined;
         logger.debug('cloudflared open', { url, pid: program.pid });
         return programConnection(program, url, 'cloudflared exited');
@@ -88,8 +91,10 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
     },
   };
 
-  async function waitUntilReady(program: TunnelProgram, metricsOrigin: string, signal: AbortSignal | undefined): Promise<string> {
+  async function waitUntilReady(program: TunnelProgram, signal: AbortSignal | undefined): Promise<string> {
     const lines: string[] = [];
+    /** The metrics server, once cloudflared said where it listens; the first address said counts. */
+    let metricsOrigin: string | undefined;
     let boxUrl: string | undefined;
     let isRegistered = false;
     let isRateLimited = false;
@@ -98,6 +103,7 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
       if (lines.length > KEPT_LINES) lines.shift();
       const read = readCloudflaredLine(line);
       if (read.kind === 'url') boxUrl = read.url;
+      else if (read.kind === 'metrics') metricsOrigin ??= read.origin;
       else if (read.kind === 'registered') isRegistered = true;
       else if (read.kind === 'rate-limited') isRateLimited = true;
     });
@@ -114,12 +120,12 @@ export function createCloudflaredProvider(options: CloudflaredProviderOptions): 
       if (options.namedTunnel) {
         hostname = new URL(options.namedTunnel.publicUrl).host;
       } else if (!hostname) {
-        const answer = await getLocalJson(`${metricsOrigin}/quicktunnel`, { timeoutMs: 1_000 });
-        hostname = (answer.kind === 'answered' ? quickTunnelHostname(answer.body) : undefined) ?? (boxUrl ? new URL(boxUrl).host : undefined);
+        const answer = metricsOrigin ? await getLocalJson(`${metricsOrigin}/quicktunnel`, { timeoutMs: 1_000 }) : undefined;
+        hostname = (answer?.kind === 'answered' ? quickTunnelHostname(answer.body) : undefined) ?? (boxUrl ? new URL(boxUrl).host : undefined);
       }
       if (hostname) {
-        const ready = await getLocalJson(`${metricsOrigin}/ready`, { timeoutMs: 1_000 });
-        const isReady = ready.kind === 'answered' ? readyConnections(ready.status, ready.body) > 0 : isRegistered;
+        const ready = metricsOrigin ? await getLocalJson(`${metricsOrigin}/ready`, { timeoutMs: 1_000 }) : undefined;
+        const isReady = ready?.kind === 'answered' ? readyConnections(ready.status, ready.body) > 0 : isRegistered;
         if (isReady && !program.hasExited) return options.namedTunnel ? new URL(options.namedTunnel.publicUrl).origin : `https://${hostname}`;
       }
       await Promise.race([pause(pollMs, signal, clock), program.exited]);

@@ -24,16 +24,25 @@ export function anyAlive(pids: readonly number[]): boolean {
   return pids.some((pid) => isProcessAlive(pid));
 }
 
-/** The environment the fake cloudflared reads: its edge port, its pid file, a mode. */
-export async function fakeCloudflaredEnv(dir: string, mode?: string): Promise<{ env: Record<string, string>; edgePort: number; pidFile: string }> {
+/** The environment the fake cloudflared reads: its edge port, its pid file, its arguments' file (a JSON line per run), a mode. */
+export async function fakeCloudflaredEnv(dir: string, mode?: string): Promise<{ env: Record<string, string>; edgePort: number; pidFile: string; argsFile: string }> {
   const edgePort = await freeTestPort();
   const pidFile = join(dir, 'cloudflared.pids');
+  const argsFile = join(dir, 'cloudflared.args');
   await writeFile(pidFile, '');
+  await writeFile(argsFile, '');
   return {
     edgePort,
     pidFile,
-    env: { FAKE_CLOUDFLARED_EDGE_PORT: String(edgePort), FAKE_CLOUDFLARED_PIDS: pidFile, ...(mode ? { FAKE_CLOUDFLARED_MODE: mode } : {}) },
+    argsFile,
+    env: { FAKE_CLOUDFLARED_EDGE_PORT: String(edgePort), FAKE_CLOUDFLARED_PIDS: pidFile, FAKE_CLOUDFLARED_ARGS: argsFile, ...(mode ? { FAKE_CLOUDFLARED_MODE: mode } : {}) },
   };
+}
+
+/** The arguments each run of the fake cloudflared was started with, in order. */
+export async function argsIn(argsFile: string): Promise<string[][]> {
+  const text = await readFile(argsFile, 'utf8');
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as string[]);
 }
 
 /** GET through a fake edge on 127.0.0.1:`port` with the public hostname in Host, as a client of the tunnel would arrive. */

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createCloudflaredProvider, isFinalTunnelError, startTunnel, type TunnelEvent } from '../../../src/tunnel/index.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
-import { FAKE_CLOUDFLARED, anyAlive, fakeCloudflaredEnv, getThroughEdge, pidsIn } from '../../helpers/fake-tunnel-programs.js';
+import { FAKE_CLOUDFLARED, anyAlive, argsIn, fakeCloudflaredEnv, getThroughEdge, pidsIn } from '../../helpers/fake-tunnel-programs.js';
 import { createManualClock } from '../../helpers/manual-clock.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
@@ -14,10 +14,10 @@ async function useOrigin() {
   });
 }
 
-async function provider(mode?: string, extra: Partial<Parameters<typeof createCloudflaredProvider>[0]> = {}) {
+async function provider(mode?: string, extra: Partial<Parameters<typeof createCloudflaredProvider>[0]> = {}, env: Record<string, string> = {}) {
   const dir = await useTempDir('median-dev-cloudflared-');
   const fake = await fakeCloudflaredEnv(dir, mode);
-  return { fake, provider: createCloudflaredProvider({ binary: FAKE_CLOUDFLARED, env: { ...process.env, ...fake.env }, openTimeoutMs: 10_000, pollMs: 50, ...extra }) };
+  return { fake, provider: createCloudflaredProvider({ binary: FAKE_CLOUDFLARED, env: { ...process.env, ...fake.env, ...env }, openTimeoutMs: 10_000, pollMs: 50, ...extra }) };
 }
 
 describe('the cloudflared provider', () => {
@@ -36,6 +36,22 @@ describe('the cloudflared provider', () => {
     const connection = useTeardown(await cloudflared.open({ localPort: origin.port }), (c) => c.close());
     expect(connection.url).toBe('https://dev.example.com');
     expect(JSON.parse((await getThroughEdge(fake.edgePort, connection.url, '/x')).body)).toMatchObject({ path: '/x' });
+  });
+
+  it('lets cloudflared pick its metrics port and reads it from its log: no port handed over for another process to take first', async () => {
+    const origin = await useOrigin();
+    const { fake, provider: cloudflared } = await provider();
+    const connection = useTeardown(await cloudflared.open({ localPort: origin.port }), (c) => c.close());
+    const [args] = await argsIn(fake.argsFile);
+    expect(args![args!.indexOf('--metrics') + 1]).toBe('127.0.0.1:0');
+    expect(connection.url).toMatch(/\.trycloudflare\.com$/);
+  });
+
+  it('a log level above info (TUNNEL_LOGLEVEL, a config file) still opens: median-dev asks for --loglevel info', async () => {
+    const origin = await useOrigin();
+    const { provider: cloudflared } = await provider(undefined, {}, { TUNNEL_LOGLEVEL: 'warn' });
+    const connection = useTeardown(await cloudflared.open({ localPort: origin.port }), (c) => c.close());
+    expect(connection.url).toMatch(/\.trycloudflare\.com$/);
   });
 
   it('reads the box line when the metrics server does not answer', async () => {

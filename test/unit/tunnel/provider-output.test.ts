@@ -8,6 +8,10 @@ describe('cloudflared lines', () => {
     ['2025-01-01T00:00:00Z INF |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |', { kind: 'other' }],
     ['2025-01-01T00:00:01Z INF Registered tunnel connection connIndex=0 connection=x event=0 ip=198.41.200.193 location=ams02 protocol=quic', { kind: 'registered' }],
     ['failed to request quick Tunnel: Error unmarshaling QuickTunnel response: error code: 1015 status_code="429 Too Many Requests"', { kind: 'rate-limited' }],
+    ['2025-01-01T00:00:00Z INF Starting metrics server on 127.0.0.1:41853/metrics', { kind: 'metrics', origin: 'http://127.0.0.1:41853' }],
+    ['{"level":"info","time":"2025-01-01T00:00:00Z","message":"Starting metrics server on [::1]:20241/metrics"}', { kind: 'metrics', origin: 'http://[::1]:20241' }],
+    ['2025-01-01T00:00:00Z INF Starting metrics server on 192.168.1.5:41853/metrics', { kind: 'other' }],
+    ['2025-01-01T00:00:00Z INF Starting metrics server on 127.0.0.1:0/metrics', { kind: 'other' }],
     ['failed to request quick Tunnel: Post "https://api.trycloudflare.com/tunnel": dial tcp: lookup api.trycloudflare.com: no such host', { kind: 'failed' }],
   ])('%s', (line, expected) => {
     expect(readCloudflaredLine(line)).toMatchObject(expected);
