@@ -78,6 +78,8 @@ function relayingServer(target: URL, beforeEnd?: BeforeEnd): { server: Server; c
     while (socket?.destroyed) socket = idle.pop();
     if (!socket) {
       const fresh = connect({ host: target.hostname, port: Number(target.port) });
+      // As the daemon's own upstream connections (src/proxy/upstream-pool.ts) have it.
+      fresh.setNoDelay(true);
       all.add(fresh);
       // As the Agent does: closed before the dev server's 5 s keep-alive timeout can close it under a request.
       fresh.setTimeout(4_000, () => fresh.destroy());
