@@ -20,6 +20,7 @@ import { newRunTag } from '../signed-calls.js';
 import { cpuSecondsOf } from '../soak/process-stats.js';
 import { runSteadyRate } from '../steady-rate.js';
 import { FLOOR_MODES, type FloorMode } from '../floor-tunnel.js';
+import type { ServerHandle } from '../server-handle.js';
 import { startTunnelWorld, type TunnelServerKind, type TunnelWorld } from './tunnel-world.js';
 
 /** The floors (bench/floor-tunnel.ts): median-dev's tunnel into a server that answers itself, relays, forwards, or piped to the dev server. */
@@ -71,6 +72,8 @@ export interface TunnelAbOptions {
   concurrency: number;
   rate: number;
   steadyCalls: number;
+  /** The floors measured in each round (default all of FLOORS; [] for stock and daemon alone). */
+  floors?: readonly FloorMode[];
   /** After the rounds, calls go on (closed loop, both clients alike) until each took this many, RSS read at 10,000 and every 25,000. */
   rssCalls?: number;
   log(line: string): void;
@@ -99,9 +102,15 @@ function preparedCall(world: TunnelWorld, host: string, tag: string, index: numb
   };
 }
 
+function floorOf(world: TunnelWorld, floor: FloorMode): { host: string; handle: ServerHandle } {
+  const started = world.floors[floor];
+  if (!started) throw new Error(`The ${floor} floor was not started in this world.`);
+  return started;
+}
+
 function prepare(world: TunnelWorld, side: Side, count: number): PreparedRequest[] {
   const tag = newRunTag();
-  const host = side === 'stock' ? world.stockHost : side === 'daemon' ? world.daemonHost : world.floors[side].host;
+  const host = side === 'stock' ? world.stockHost : side === 'daemon' ? world.daemonHost : floorOf(world, side).host;
   const now = Date.now();
   return Array.from({ length: count }, (_, i) => preparedCall(world, host, tag, i, now));
 }
@@ -121,12 +130,13 @@ async function freshen(world: TunnelWorld, side: Side): Promise<void> {
 /** CPU µs so far of the side's process: the stock client's own count, the daemon's from /proc. */
 async function cpuUsOf(world: TunnelWorld, side: Side): Promise<{ cpuUs: number; connects: number | null }> {
   if (side === 'daemon') return { cpuUs: (await cpuSecondsOf(world.daemon.pid)) * 1e6, connects: null };
-  const settled = await (side === 'stock' ? world.stock : world.floors[side].handle).settle();
+  const settled = await (side === 'stock' ? world.stock : floorOf(world, side).handle).settle();
   return { cpuUs: settled.cpuUs, connects: settled.connects ?? null };
 }
 
 export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbResult> {
-  const world = await startTunnelWorld({ server: options.server, tag: newRunTag(), startTimeoutMs: 60_000 });
+  const floors = options.floors ?? FLOORS;
+  const world = await startTunnelWorld({ server: options.server, tag: newRunTag(), startTimeoutMs: 60_000, floors });
   try {
     const daemonStartRss = await readProcessMemory(world.daemon.pid);
     const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
@@ -166,7 +176,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
     const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
     for (let round = 0; round < options.rounds; round += 1) {
       // Stock and daemon side by side, swapped each round; the floors after them, swapped too.
-      const order: Side[] = round % 2 === 0 ? ['stock', 'daemon', ...FLOORS] : ['daemon', 'stock', ...[...FLOORS].reverse()];
+      const order: Side[] = round % 2 === 0 ? ['stock', 'daemon', ...floors] : ['daemon', 'stock', ...[...floors].reverse()];
       for (const side of order) {
         const total = options.warmup + options.requests;
         const { result, before, load } = await againIfForgotten(side, async () => {
@@ -253,7 +263,9 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       floorRatios: Object.fromEntries(
         FLOORS.map((floor) => [
           floor,
-          { throughput: byRound(closed, (_d, s, i) => closed[floor][i]!.requestsPerSecond / s.requestsPerSecond), cpu: byRound(steady, (_d, s, i) => steady[floor][i]!.cpuUsPerCall / s.cpuUsPerCall) },
+          floors.includes(floor)
+            ? { throughput: byRound(closed, (_d, s, i) => closed[floor][i]!.requestsPerSecond / s.requestsPerSecond), cpu: byRound(steady, (_d, s, i) => steady[floor][i]!.cpuUsPerCall / s.cpuUsPerCall) }
+            : { throughput: [], cpu: [] },
         ]),
       ) as TunnelAbResult['floorRatios'],
       cpuRatios: byRound(steady, (d, s) => d.cpuUsPerCall / s.cpuUsPerCall),

@@ -45,7 +45,7 @@ export interface TunnelWorld {
    */
   restartStock(): Promise<void>;
   /** The floors (bench/floor-tunnel.ts), each its own process on the same tunnel server: their Host headers and handles. */
-  floors: Record<FloorMode, { host: string; handle: ServerHandle }>;
+  floors: Partial<Record<FloorMode, { host: string; handle: ServerHandle }>>;
   /** The tool signing secret the daemon checks (derived from the emulator's key). */
   secret: Uint8Array;
   routePath: string;
@@ -61,6 +61,8 @@ export async function startTunnelWorld(options: {
   server: TunnelServerKind;
   tag: string;
   startTimeoutMs: number;
+  /** The floors started beside the daemon (default all of FLOOR_MODES). */
+  floors?: readonly FloorMode[];
   /** Node's own options for the daemon (`--cpu-prof`, `--heapsnapshot-signal=…`). */
   daemonNodeArgs?: string[];
 }): Promise<TunnelWorld> {
@@ -124,7 +126,7 @@ export async function startTunnelWorld(options: {
     // The floors are median-dev designs: they run with the bin's node options, as the daemon does (the stock client runs as users run `lt`).
     // Without them a floor got Node's 16 MiB semi-spaces against the daemon's, fewer scavenges, and a p99 the daemon could not be compared with.
     const floorExecArgv = binNodeArgs(CLI_ENTRY);
-    for (const mode of FLOOR_MODES) {
+    for (const mode of options.floors ?? FLOOR_MODES) {
       const handle = await forkServer(
         { role: 'floor-tunnel', mode, tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `floor-${mode}-${options.tag}`, medianKey: emulator.key },
         { execArgv: floorExecArgv },
