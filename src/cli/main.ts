@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --liftoff-only --heap-growing-percent=20
+#!/usr/bin/env -S node --max-semi-space-size=4 --liftoff-only --heap-growing-percent=20 --no-allocation-site-pretenuring
 // src/cli: the command line: argument parsing, output, prompts, exit codes. The only code that touches `process` (argv, env, streams, signals, exit).
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // This file is the only module that touches the process: argv, env, streams, signals, exit.
@@ -11,7 +11,13 @@
 // few Median API calls and route checks), and TurboFan compiling it held ~25 MiB for a moment at start-up.
 // --heap-growing-percent=20: after a full collection the old generation may grow to 1.2x its live size (but at least
 // V8's 8 MB step) before the next; by default V8 picks up to 4x on a machine with a large heap limit when the process
-// allocates fast (the daemon at a steady 250 calls/s), and the soak's RSS followed it to 106-110 MiB. `env -S`
+// allocates fast (the daemon at a steady 250 calls/s), and the soak's RSS followed it to 106-110 MiB.
+// --no-allocation-site-pretenuring: V8 allocates straight into the old generation the objects of a site whose objects
+// mostly outlived a scavenge; the proxy's HTTP exchanges do in the daemon's first seconds, until TurboFan has
+// optimised the call path (~5 s at 250 calls/s; with --no-opt it never stops), and from then on every call's request
+// and answer objects were made in the old generation and died there, a few MB a minute that only a full collection
+// frees: the soak's 2 minutes at 250 calls/s grew the RSS +15.9-16.7 MiB with it, +10.0-10.4 without in interleaved
+// runs (+14.8-15.1 in two runs that spent more CPU per call; BENCHMARKS.md, Soak), the same CPU per call. `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
 import { stopSignals } from '../platform/process-signals.js';
 import type { Writable } from 'node:stream';
