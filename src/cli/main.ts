@@ -17,7 +17,7 @@
 // optimised the call path (~5 s at 250 calls/s; with --no-opt it never stops), and from then on every call's request
 // and answer objects were made in the old generation and died there, a few MB a minute that only a full collection
 // frees: the soak's 2 minutes at 250 calls/s grew the RSS +15.9-16.7 MiB with it, +10.0-10.4 without in interleaved
-// runs (+14.8-15.1 in two runs that spent more CPU per call; BENCHMARKS.md, Soak), the same CPU per call. `env -S`
+// runs (+14.8-15.3 in three others; BENCHMARKS.md, Soak), the same CPU per call. `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
 import { stopSignals } from '../platform/process-signals.js';
 import type { Writable } from 'node:stream';

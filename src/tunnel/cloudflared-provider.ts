@@ -40,7 +40,7 @@ const KEPT_LINES = 12;
 
 /**
  * `--tunnel cloudflared`: the user's own `cloudflared` as a child,
- * `cloudflared tunnel --loglevel info --url http://127.0.0.1:<proxy> --metrics 127.0.0.1:0`.
+ * `cloudflared tunnel --no-autoupdate --loglevel info --metrics 127.0.0.1:0 --url http://127.0.0.1:<proxy>`.
  * cloudflared binds a port of its own for its metrics server and says which
  * on stderr, which only median-dev reads: a port picked beforehand and handed
  * over was free for anyone to take in between (cloudflared asks Cloudflare

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { spawnCli } from '../helpers/cli-harness.js';
 import { isEvent, useE2eWorld, useTempDir } from '../helpers/e2e-world.js';
 import { spendLink } from '../helpers/spend-link.js';
-import { useTeardown } from '../helpers/use-teardown.js';
+import { startLocalAttacker } from '../helpers/local-attacker.js';
 
 /**
  * Issue 18 item 7: `inspect` gave the tokened link to the browser opener as
@@ -88,29 +87,6 @@ interface AttackerLine {
   status?: number | string;
 }
 
-async function startAttacker(): Promise<{ lines(): AttackerLine[] }> {
-  const isRoot = process.getuid?.() === 0;
-  const attacker = spawn(process.execPath, ['-e', ATTACKER_JS], {
-    cwd: '/',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Another local user, when we may make one: it reads /proc like anybody, and none of our files.
-    ...(isRoot ? { uid: 65534, gid: 65534 } : {}),
-  });
-  useTeardown(attacker, (a) => {
-    if (a.exitCode === null && a.signalCode === null) a.kill('SIGKILL');
-  });
-  let out = '';
-  let err = '';
-  attacker.stdout.on('data', (chunk) => (out += String(chunk)));
-  attacker.stderr.on('data', (chunk) => (err += String(chunk)));
-  const lines = () =>
-    out
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as AttackerLine);
-  await vi.waitFor(() => expect(lines().some((line) => line.ready), err).toBe(true), { timeout: 10_000 });
-  return { lines };
-}
 
 describe('inspect: the one-time link is on no command line', () => {
   it('a process reading /proc/*/cmdline gets no token; the browser still opens the link once', { timeout: 60_000 }, async () => {
@@ -122,7 +98,7 @@ describe('inspect: the one-time link is on no command line', () => {
     await writeFile(join(dir, 'median-dev-fake-opener.js'), OPENER_JS);
     await writeFile(opener, `#!/bin/sh\nexec "${process.execPath}" "${join(dir, 'median-dev-fake-opener.js')}" "${dir}" "$@"\n`);
     await chmod(opener, 0o755);
-    const attacker = await startAttacker();
+    const attacker = await startLocalAttacker<AttackerLine>(ATTACKER_JS);
 
     const inspect = spawnCli(['inspect', '--json', '--data-dir', world.dataDir], { cwd: world.projectDir, env: { BROWSER: opener } });
     expect(await inspect.exited).toBe(0);
