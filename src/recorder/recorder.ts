@@ -28,6 +28,14 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/** `text` (printable ASCII) and a newline, as bytes. */
+function asciiLine(text: string): Buffer {
+  const line = Buffer.allocUnsafe(text.length + 1);
+  line.write(text, 0, 'latin1');
+  line[text.length] = 0x0a;
+  return line;
+}
+
 /**
  * Opens the call store for writing. It never fails on an unusable folder:
  * the recorder then reports `failing` and each append rejects with
@@ -135,7 +143,8 @@ class CallWriter {
       const out = this.masker.maskToJson(record);
       masked = out.record;
       // C1 controls and bidi overrides as JSON escapes: `tail -f` on a segment prints nothing a terminal acts on.
-      line = Buffer.from(`${escapeJsonControls(out.json)}\n`, 'utf8');
+      // Printable ASCII (most records) has none, and is its own bytes: copied as they are, no UTF-8 encoding.
+      line = out.ascii ? asciiLine(out.json) : Buffer.from(`${escapeJsonControls(out.json)}\n`, 'utf8');
     } catch (error) {
       return Promise.reject(
         new MedianDevError('invalid_record', 'This call record cannot be written as JSON.', { cause: error }),

@@ -26,6 +26,8 @@ const CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${HIDING}]|${JOINER_A
 const CONTROL_BUT_LAYOUT = new RegExp(`\\r(?!\\n)|[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${HIDING}]|${JOINER_AFTER_ASCII}`, 'gu');
 /** What JSON.stringify leaves raw that a terminal could act on (it escapes U+0000–U+001F itself). */
 const JSON_RAW_CONTROL = new RegExp(`[\\u007f-\\u009f${HIDING}]|${JOINER_AFTER_ASCII}`, 'gu');
+/** A character JSON_RAW_CONTROL may match begins there: everything from U+007F on (a plain test, far cheaper than the `u` pattern). */
+const PAST_ASCII = /[^\u0000-\u007e]/;
 const UNSAFE_CLASS = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u200d\\ufe00-\\ufe0f${HIDING}]`;
 /** One character a terminal acts on or that hides text (joiners and variation selectors too), but `\t` and `\n`: a test. */
 export const TERMINAL_UNSAFE_CHAR = new RegExp(UNSAFE_CLASS, 'u');
@@ -65,8 +67,8 @@ export function safeJson(value: unknown, space?: number): string {
 
 /** JSON text (from JSON.stringify) with the characters it leaves raw that a terminal acts on written as JSON escapes. */
 export function escapeJsonControls(json: string): string {
-  // JSON's structural text is ASCII: these characters can only be inside strings.
-  return json.replace(JSON_RAW_CONTROL, escapeControl);
+  // JSON's structural text is ASCII: these characters can only be inside strings. Most records are ASCII throughout.
+  return PAST_ASCII.test(json) ? json.replace(JSON_RAW_CONTROL, escapeControl) : json;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { INSPECTOR_CREDENTIAL_TEXT, maskInspectorCredentials } from './inspector-session.js';
 import { mayHideText, withoutHiddenCharacters } from './invisible-characters.js';
 import { mayHoldJsonEscapes, withoutJsonEscapes } from './json-escapes.js';
+import { isPlainJson } from './plain-json.js';
 import { maskCutTail } from './cut-tail.js';
 import { mapStrings } from './map-strings.js';
 import { secretSpellings } from './secret-spellings.js';
@@ -52,9 +53,11 @@ export interface SecretMasker {
    * The record as one JSON text, masked exactly as `maskRecord` masks it,
    * with the record that text describes: `record` itself (no copy) when
    * nothing in it needed masking, else a masked copy. Serializes once and
-   * walks the record only when the text holds something to mask.
+   * walks the record only when the text holds something to mask. `ascii`:
+   * the text is printable ASCII with no escape of a control or invisible
+   * character (nothing for escapeJsonControls to do; a byte per character).
    */
-  maskToJson<T extends MaskableRecord>(record: T): { record: T; json: string };
+  maskToJson<T extends MaskableRecord>(record: T): { record: T; json: string; ascii: boolean };
 }
 
 export interface SecretMaskerOptions {
@@ -267,11 +270,12 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
     return masked;
   };
 
-  /** False only when maskRecord would give back the record unchanged (its JSON text is `json`). */
-  const mayNeedMasking = (record: MaskableRecord, json: string): boolean => {
-    // A JSON body's own escapes show in the record's JSON text with their backslash escaped (`\\u006d`).
+  /** False only when maskRecord would give back the record unchanged (its JSON text is `json`, `plain` when isPlainJson says so). */
+  const mayNeedMasking = (record: MaskableRecord, json: string, plain: boolean): boolean => {
+    // Escape texts in a string (a JSON body's own `\\u006d`, the octal `\\0342` of `show --curl`) show in the
+    // record's JSON text with their backslash escaped: mayHideText does not read them there, maskRecord does.
     if (record.request?.truncated === true || record.response?.truncated === true) return true;
-    if (needles === null || mayHideText(json) || json.includes('\\\\u') || json.includes('\\\\/')) return true;
+    if (needles === null || (!plain && (mayHideText(json) || json.includes('\\\\u') || json.includes('\\\\/') || json.includes('\\\\0')))) return true;
     // The visitor regex needs a `"visitor"` object in the request body.
     if (redactVisitor && typeof record.request?.body === 'string' && record.request.body.includes('"visitor"')) return true;
     for (const needle of needles) if (json.includes(needle)) return true;
@@ -283,9 +287,11 @@ export function createSecretMasker(secrets: string[], options: SecretMaskerOptio
     maskRecord,
     maskToJson<T extends MaskableRecord>(record: T) {
       const json = JSON.stringify(record);
-      if (!mayNeedMasking(record, json)) return { record, json };
+      const plain = isPlainJson(json);
+      if (!mayNeedMasking(record, json, plain)) return { record, json, ascii: plain };
       const masked = maskRecord(record);
-      return { record: masked, json: JSON.stringify(masked) };
+      const maskedJson = JSON.stringify(masked);
+      return { record: masked, json: maskedJson, ascii: isPlainJson(maskedJson) };
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   maskSecretValue,
 } from '../../../src/shared/index.js';
 import { KEY, MASKED_KEY, makeRecord } from '../../helpers/make-record.js';
+import { escapeJsonControls } from '../../../src/shared/output-sanitiser.js';
 
 const TOOL_SECRET = 'f0e1d2c3'.repeat(8);
 
@@ -139,6 +140,7 @@ describe('redactVisitor', () => {
 });
 
 describe('maskToJson', () => {
+  const PLAIN = 'sk_live_abcdefghijklmnop';
   const secretWithQuote = 'p@ss"word/with spaces';
   const cases: Array<[string, CallRecord, { secrets?: string[]; redactVisitor?: boolean }]> = [
     ['a clean record', makeRecord(), {}],
@@ -153,6 +155,15 @@ describe('maskToJson', () => {
     ['a secret URL-encoded in a path', makeRecord({ request: { method: 'POST', path: `/x?s=${encodeURIComponent(secretWithQuote)}`, headers: {}, body: '' } }), { secrets: [secretWithQuote] }],
     ['visitor fields with redactVisitor', makeRecord(), { redactVisitor: true }],
     ['an already masked key', makeRecord({ error: { code: 'x', message: MASKED_KEY } }), {}],
+    // Each reason the record's JSON text is not plain ASCII without escapes: the masker must look closer.
+    // (A secret with no key prefix and split, so no spelling of it shows in the text as it is.)
+    ['a secret split by a raw zero-width space', makeRecord({ error: { code: 'x', message: `${PLAIN.slice(0, 10)}\u200b${PLAIN.slice(10)}` } }), { secrets: [PLAIN] }],
+    ['a secret split by `\\u200b` escape text', makeRecord({ error: { code: 'x', message: `${PLAIN.slice(0, 10)}\\u200b${PLAIN.slice(10)}` } }), { secrets: [PLAIN] }],
+    ['a secret split by a control (a JSON escape)', makeRecord({ error: { code: 'x', message: `${PLAIN.slice(0, 10)}\u0007${PLAIN.slice(10)}` } }), { secrets: [PLAIN] }],
+    ['a secret split by octal escape text', makeRecord({ error: { code: 'x', message: `${PLAIN.slice(0, 10)}\\0342\\0200\\0213${PLAIN.slice(10)}` } }), { secrets: [PLAIN] }],
+    ['a secret in a JSON body with an escaped slash', makeRecord({ request: { method: 'POST', path: '/', headers: {}, body: `{"k":"${PLAIN.slice(0, 10)}\\/${PLAIN.slice(10)}"}` } }), { secrets: [`${PLAIN.slice(0, 10)}/${PLAIN.slice(10)}`] }],
+    ['a secret escaped letter by letter in a JSON body', makeRecord({ request: { method: 'POST', path: '/', headers: {}, body: `{"k":"${[...PLAIN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}` } }), { secrets: [PLAIN] }],
+    ['a DEL character next to a secret', makeRecord({ error: { code: 'x', message: `${PLAIN}\u007f` } }), { secrets: [PLAIN] }],
   ];
 
   it.each(cases)('writes what maskRecord and JSON.stringify write: %s', (_name, record, { secrets = [KEY], redactVisitor = false }) => {
@@ -160,6 +171,21 @@ describe('maskToJson', () => {
     const out = masker.maskToJson(record);
     expect(out.json).toBe(JSON.stringify(masker.maskRecord(record)));
     expect(JSON.parse(out.json)).toEqual(out.record);
+  });
+
+  it('says the text is ascii exactly when it is printable ASCII with no backslash before u, 0 or / (nothing for escapeJsonControls, a byte a character)', () => {
+    const masker = createSecretMasker([KEY]);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const out = masker.maskToJson(makeRecord({ response: { status: 200, headers: {}, body: text } }));
+        expect(out.ascii).toBe(/^[\u0020-\u007e]*$/.test(out.json) && !/\\[u0/]/.test(out.json));
+        if (out.ascii) expect(escapeJsonControls(out.json)).toBe(out.json);
+      }),
+      { numRuns: 500 },
+    );
+    expect(masker.maskToJson(makeRecord()).ascii).toBe(true);
+    expect(masker.maskToJson(makeRecord({ error: { code: 'x', message: 'café' } })).ascii).toBe(false);
+    expect(masker.maskToJson(makeRecord({ error: { code: 'x', message: 'a\\/b' } })).ascii).toBe(false);
   });
 
   it('hands back the record itself when nothing in it needs masking, and a copy otherwise', () => {
