@@ -4,11 +4,12 @@ import type { MachineInfo } from './machine.js';
 import type { CallsCommandResult } from './scenarios/calls-command.js';
 import type { DaemonRssResult } from './scenarios/daemon-rss.js';
 import type { ProxyDiagnosis } from './scenarios/proxy-diagnosis.js';
-import { PROXY_SCENARIOS, type ProxyThroughputResult } from './scenarios/proxy-throughput.js';
+import { PROXY_SCENARIOS, medianRatio, type ProxyThroughputResult } from './scenarios/proxy-throughput.js';
 import type { RecorderAppendsResult } from './scenarios/recorder-appends.js';
 import { HEAL_TARGET_SECONDS, type HealTimeResult } from './scenarios/heal-time.js';
 import type { TuiBenchResult } from './scenarios/tui-responsiveness.js';
 import type { InspectorBenchResult } from './scenarios/inspector-paint.js';
+
 
 export const SECTION_HEADING = '## Proxy, recorder and daemon: measured';
 
@@ -190,8 +191,10 @@ export function formatReport(r: BenchResults): string {
     `maxSockets ${p.concurrency}, concurrency ${p.concurrency}; per run ${int(p.warmup)} warm-up + ${int(p.requests)} measured requests; ${p.rounds} round${p.rounds === 1 ? '' : 's'},`,
     'scenarios interleaved (order rotated each round); the table shows the median run of each by throughput. The target',
     'answers `{"result":{"ok":true,…}}` at once. CPU is user + system time of each process (all threads) per request, the',
-    'median over the runs. The last row is a diagnostic, not a target: the recording proxy with its records built and',
-    'counted but not stored, which splits what recording costs between the proxy and the recorder.',
+    'median over the runs. The last two rows are diagnostics, not targets: the recording proxy with its records built and',
+    'counted but not stored, which splits what recording costs between the proxy and the recorder; and with each record\'s',
+    'JSON line appended raw, one write per turn (no masking, call index or checks: bench/raw-record-writer.ts), the floor',
+    'of storing every call.',
     '',
     '| scenario | req/s | p50 ms | p90 ms | p99 ms | req/s of each run | CPU µs/req: proxy | target | client |',
     '| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
@@ -209,7 +212,8 @@ export function formatReport(r: BenchResults): string {
     `Recording ÷ bare throughput: **${pct(p.throughputRatio)}** (target ≥ ${pct(TARGETS.throughputRatio)}; round by round: ${p.scenarios.recording.runs
       .map((run, i) => pct(run.requestsPerSecond / p.scenarios.bare.runs[i]!.requestsPerSecond))
       .join(', ')}). ` +
-      `p50 added over bare: **${ms(p.p50AddedMs, 3)} ms** (target ≤ ${TARGETS.p50AddedMs} ms); p99 added: ${ms(p.p99AddedMs, 3)} ms.`,
+      `p50 added over bare: **${ms(p.p50AddedMs, 3)} ms** (target ≤ ${TARGETS.p50AddedMs} ms); p99 added: ${ms(p.p99AddedMs, 3)} ms. ` +
+      `The floor of storing each call (records written raw) ÷ bare: ${pct(medianRatio(p, 'written', 'bare'))}; recording ÷ that floor: ${pct(medianRatio(p, 'recording', 'written'))} (medians of the rounds' ratios).`,
   );
   const bareCpu = p.scenarios.bare.cpu.proxy;
   const droppedCpu = p.scenarios.dropped.cpu.proxy;

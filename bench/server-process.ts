@@ -17,6 +17,9 @@ import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
 import { openRecorder } from '../src/recorder/index.js';
 import { deriveToolSecret, type CallRecord } from '../src/median/index.js';
 import { startFloorTunnel, type FloorMode } from './floor-tunnel.js';
+import { openRawRecordWriter, type RawRecordWriter } from './raw-record-writer.js';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
 export type ServerSpec =
   | { role: 'target' }
@@ -26,8 +29,12 @@ export type ServerSpec =
       target: string;
       dataDir: string;
       medianKey: string;
-      /** `drop`: records are built and counted but not stored (to tell the proxy's cost from the recorder's). Default `store`. */
-      records?: 'store' | 'drop';
+      /**
+       * `drop`: records are built and counted but not stored (to tell the proxy's cost from the recorder's);
+       * `raw`: each record's JSON line appended as it is, one write per turn (raw-record-writer.ts: the floor
+       * of storing it). Default `store`: the real recorder.
+       */
+      records?: 'store' | 'drop' | 'raw';
     }
   /** The loopback localtunnel server; its url is what clients pass as the tunnel host. */
   | { role: 'tunnel-server'; socketReuse?: SocketReuse; domain?: string }
@@ -83,7 +90,8 @@ const SETTLE_TIMEOUT_MS = 30_000;
 
 async function startRecording(spec: Pick<Extract<ServerSpec, { role: 'recording-proxy' }>, 'target' | 'dataDir' | 'medianKey' | 'records'>): Promise<Running & { proxy: RecordingProxy }> {
   // As the daemon does it: the key is masked in every record.
-  const recorder = spec.records === 'drop' ? undefined : await openRecorder({ dataDir: spec.dataDir, secrets: [spec.medianKey] });
+  const recorder = spec.records === 'drop' || spec.records === 'raw' ? undefined : await openRecorder({ dataDir: spec.dataDir, secrets: [spec.medianKey] });
+  const raw = spec.records === 'raw' ? await rawWriterIn(spec.dataDir) : undefined;
   const stats: RecordingStats = { recorded: 0, appendFailures: 0, signatures: {}, verdicts: {}, storeRecords: 0, storeBytes: 0 };
   let appending = 0;
   let onIdle: (() => void) | undefined;
@@ -91,10 +99,11 @@ async function startRecording(spec: Pick<Extract<ServerSpec, { role: 'recording-
     stats.recorded += 1;
     stats.signatures[record.signature] = (stats.signatures[record.signature] ?? 0) + 1;
     stats.verdicts[record.verdict.kind] = (stats.verdicts[record.verdict.kind] ?? 0) + 1;
-    if (!recorder) return;
+    const store = recorder ?? raw;
+    if (!store) return;
     appending += 1;
     try {
-      await recorder.append(record);
+      await store.append(record);
     } catch {
       stats.appendFailures += 1; // counted and reported; the proxy keeps going like the daemon's sink does
     } finally {
@@ -128,8 +137,14 @@ async function startRecording(spec: Pick<Extract<ServerSpec, { role: 'recording-
     async close() {
       await proxy.close();
       await recorder?.close();
+      raw?.close();
     },
   };
+}
+
+async function rawWriterIn(dir: string): Promise<RawRecordWriter> {
+  await mkdir(dir, { recursive: true });
+  return openRawRecordWriter(join(dir, 'calls.jsonl'));
 }
 
 async function startMedianTunnel(spec: Extract<ServerSpec, { role: 'median-tunnel' }>): Promise<Running> {

@@ -3,8 +3,9 @@
  * (b) through a bare http-proxy-3, (c) through median-dev's recording proxy
  * with a real recorder, and, as a diagnostic, (d) through the recording proxy
  * with its records built and counted but not stored, which splits its cost
- * between proxy and recorder. Rounds are interleaved (order rotated each round) so
- * drift on the shared machine hits every scenario alike; per scenario the
+ * between proxy and recorder, and (e) with each record's JSON line written
+ * raw, one write per turn (raw-record-writer.ts): the floor of storing it.
+ * Rounds are interleaved (order rotated each round) so drift on the shared machine hits every scenario alike; per scenario the
  * median run (by throughput) is reported. Each process's CPU time per
  * request is measured too: on two shared cores, CPU is what bounds throughput.
  */
@@ -15,14 +16,15 @@ import { forkServer, type ServerHandle } from '../server-handle.js';
 import type { RecordingStats } from '../server-process.js';
 import { BENCH_MEDIAN_KEY, benchSecret, newRunTag, prepareSignedCalls } from '../signed-calls.js';
 
-export type ProxyScenarioName = 'direct' | 'bare' | 'recording' | 'dropped';
-export const PROXY_SCENARIOS: readonly ProxyScenarioName[] = ['direct', 'bare', 'recording', 'dropped'];
+export type ProxyScenarioName = 'direct' | 'bare' | 'recording' | 'dropped' | 'written';
+export const PROXY_SCENARIOS: readonly ProxyScenarioName[] = ['direct', 'bare', 'recording', 'dropped', 'written'];
 
 export const PROXY_SCENARIO_LABELS: Record<ProxyScenarioName, string> = {
   direct: 'target directly',
   bare: 'bare http-proxy-3',
   recording: 'median-dev recording proxy',
   dropped: 'recording proxy, records not stored',
+  written: 'recording proxy, records written raw',
 };
 
 export interface CpuPerRequest {
@@ -79,6 +81,11 @@ export interface ProxyThroughputOptions {
   log(line: string): void;
 }
 
+/** The median over the rounds of `a`'s throughput ÷ `b`'s in the same round. */
+export function medianRatio(p: Pick<ProxyThroughputResult, 'scenarios'>, a: ProxyScenarioName, b: ProxyScenarioName): number {
+  return median(p.scenarios[a].runs.map((run, i) => run.requestsPerSecond / p.scenarios[b].runs[i]!.requestsPerSecond));
+}
+
 function clientCpuUs(): number {
   const usage = process.cpuUsage();
   return usage.user + usage.system;
@@ -89,17 +96,15 @@ export async function runProxyThroughput(options: ProxyThroughputOptions): Promi
   const bare = await forkServer({ role: 'bare-proxy', target: options.target.url });
   let recording: ServerHandle | undefined;
   let dropped: ServerHandle | undefined;
+  let written: ServerHandle | undefined;
   try {
-    recording = await forkServer({ role: 'recording-proxy', target: options.target.url, dataDir: options.dataDir, medianKey: BENCH_MEDIAN_KEY });
-    dropped = await forkServer({
-      role: 'recording-proxy',
-      target: options.target.url,
-      dataDir: `${options.dataDir}-dropped`,
-      medianKey: BENCH_MEDIAN_KEY,
-      records: 'drop',
-    });
-    const proxies: Record<ProxyScenarioName, ServerHandle | undefined> = { direct: undefined, bare, recording, dropped };
-    const runs: Record<ProxyScenarioName, RunSummary[]> = { direct: [], bare: [], recording: [], dropped: [] };
+    const recordingProxy = (records: 'store' | 'drop' | 'raw', dataDir: string): Promise<ServerHandle> =>
+      forkServer({ role: 'recording-proxy', target: options.target.url, dataDir, medianKey: BENCH_MEDIAN_KEY, records });
+    recording = await recordingProxy('store', options.dataDir);
+    dropped = await recordingProxy('drop', `${options.dataDir}-dropped`);
+    written = await recordingProxy('raw', `${options.dataDir}-written`);
+    const proxies: Record<ProxyScenarioName, ServerHandle | undefined> = { direct: undefined, bare, recording, dropped, written };
+    const runs: Record<ProxyScenarioName, RunSummary[]> = { direct: [], bare: [], recording: [], dropped: [], written: [] };
     let maxSettleMs = 0;
     for (let round = 0; round < options.rounds; round += 1) {
       for (let k = 0; k < PROXY_SCENARIOS.length; k += 1) {
@@ -167,6 +172,7 @@ export async function runProxyThroughput(options: ProxyThroughputOptions): Promi
       maxSettleMs,
     };
   } finally {
+    await written?.stop();
     await dropped?.stop();
     await recording?.stop();
     await bare.stop();
