@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     const report = [
       `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.os}, ${machine.date}; load average (1 min) ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} during the run (shared machine).`,
       '',
-      `\`npm run bench:proxy\` (bench/proxy-ratio.ts): scenario 1 of \`npm run bench\` alone, ${rounds} rounds interleaved (order rotated), each ${1_000} warm-up + ${requests} signed calls at 16 in flight, every party its own process.`,
+      `\`npm run bench:proxy\` (bench/proxy-ratio.ts): scenario 1 of \`npm run bench\` alone, ${rounds} rounds interleaved (order rotated) after a first round of each scenario that is not measured, each ${1_000} warm-up + ${requests} signed calls at 16 in flight, every party its own process.`,
       '',
       '| scenario | req/s (median run) | each round | proxy CPU µs/req |',
       '| --- | ---: | --- | ---: |',
