@@ -51,9 +51,9 @@ const args = new Set(process.argv.slice(2));
 const isQuick = args.has('--quick');
 const scale = isQuick ? 0.1 : 1;
 const counts = {
-  proxyRequests: 20_000 * scale,
+  proxyRequests: 10_000 * scale,
   proxyWarmup: 1_000 * scale,
-  rounds: isQuick ? 1 : 3,
+  rounds: isQuick ? 1 : 5,
   concurrency: 16,
   profileRequests: 5_000 * scale,
   appends: 100_000 * scale,
