@@ -5,8 +5,9 @@
  * with its records built and counted but not stored, which splits its cost
  * between proxy and recorder, and (e) with each record's JSON line written
  * raw, one write per turn (raw-record-writer.ts): the floor of storing it.
- * Rounds are interleaved (order rotated each round) so drift on the shared machine hits every scenario alike; per scenario the
- * median run (by throughput) is reported. Each process's CPU time per
+ * Rounds are interleaved (order rotated each round) so drift on the shared
+ * machine hits every scenario alike; per scenario the median run (by
+ * throughput) is reported. Each process's CPU time per
  * request is measured too: on two shared cores, CPU is what bounds throughput.
  */
 import { performance } from 'node:perf_hooks';
