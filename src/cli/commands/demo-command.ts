@@ -80,6 +80,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     }
     const onEvent = config.tui ? undefined : eventLinePrinter(io, { json, config });
     const signalsDuringStart = holdSignalsDuringStart(io);
+    const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui });
     const daemon = await startDaemon({
       config: routeFoundFromItsOutput(config),
       ...(onEvent ? { onEvent } : {}),
@@ -97,7 +98,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
       },
       version: VERSION,
       pid: io.pid,
-      logger: createCliLogger(io, { debug: config.debug, quiet: config.tui }),
+      logger,
       isDemo: true,
       tunnel: {
         reconnectBaseMs: 300,
@@ -130,7 +131,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         });
       }
     });
-    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, printing: onEvent !== undefined, signalsDuringStart, config });
+    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, printing: onEvent !== undefined, signalsDuringStart, config, logger });
     if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: ${secondTerminal}`);
   } finally {
     traffic?.stop();
