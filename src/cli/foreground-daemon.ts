@@ -1,13 +1,10 @@
-import { getHeapStatistics } from 'node:v8';
 import type { Daemon } from '../daemon/daemon-options.js';
-import { silentLogger, systemClock, type Logger } from '../shared/index.js';
 import type { TuiWiring } from './attach-tui.js';
 import { useColor, writeLine, type CliIo } from './cli-io.js';
 import { eventToJsonLine, eventToLogLine } from './format-event.js';
 import { createStyle } from './terminal-style.js';
 import { cliCommandLine, pastableFlags, pastableText } from './command-line.js';
 import { crashDaemonOnCall } from './crash-knobs.js';
-import { collectAllGarbage, reclaimAfterBursts, RECLAIM_GROWTH_BYTES } from './reclaim-after-bursts.js';
 import { devServerLogPath } from '../daemon/dev-server-log.js';
 import { devServerExitReport, followDevServerExit } from './dev-server-exit-report.js';
 
@@ -56,7 +53,7 @@ function linePrinter(io: CliIo, mode: { json: boolean; config: TuiWiring['config
 export async function runDaemonInForeground(
   daemon: Daemon,
   io: CliIo,
-  mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; printing?: boolean; signalsDuringStart?: HeldSignals; config: TuiWiring['config']; logger?: Logger },
+  mode: { json: boolean; tui: boolean; isDemo?: boolean; helpNote?: string; printing?: boolean; signalsDuringStart?: HeldSignals; config: TuiWiring['config'] },
 ): Promise<void> {
   /** `fromSnapshot`: subscribed after the start's events went by (the TUI failed), so the proxy's comes from the snapshot. */
   const printEvents = (fromSnapshot: boolean): void => {
@@ -108,11 +105,9 @@ export async function runDaemonInForeground(
   // A daemon that dies of a bug still stops its dev server (no orphan left holding the port).
   const unsubscribeCrash = io.onCrash?.(() => daemon.killNow());
   crashDaemonOnCall(daemon, io.env);
-  const stopReclaiming = reclaimMemoryAfterBursts(daemon, io, mode.logger ?? silentLogger);
   try {
     await daemon.closed;
   } finally {
-    stopReclaiming();
     unsubscribeCrash?.();
     unsubscribe();
     const wasTuiShown = detachTui !== undefined;
@@ -124,29 +119,6 @@ export async function runDaemonInForeground(
       io.stderr.write(devServerExitReport(exit, snapshot.devServerOutput ?? [], snapshot.devServerLog));
     }
   }
-}
-
-/**
- * The heap's memory handed back once a burst of calls is over (see
- * reclaim-after-bursts.ts). MEDIAN_DEV_RECLAIM_GROWTH_BYTES (tests) sets how
- * much the heap must have grown first.
- */
-function reclaimMemoryAfterBursts(daemon: Daemon, io: CliIo, logger: Logger): () => void {
-  const knob = Number(io.env.MEDIAN_DEV_RECLAIM_GROWTH_BYTES);
-  const reclaimer = reclaimAfterBursts({
-    clock: systemClock,
-    heapBytes: () => getHeapStatistics().total_physical_size,
-    reclaim: collectAllGarbage,
-    logger,
-    growthBytes: io.env.MEDIAN_DEV_RECLAIM_GROWTH_BYTES !== undefined && Number.isSafeInteger(knob) && knob >= 0 ? knob : RECLAIM_GROWTH_BYTES,
-  });
-  const unsubscribe = daemon.events.on((event) => {
-    if (event.event === 'call') reclaimer.noteCall();
-  });
-  return () => {
-    unsubscribe();
-    reclaimer.close();
-  };
 }
 
 /** The stop signals held while the daemon starts (holdSignalsDuringStart). */

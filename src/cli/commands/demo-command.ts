@@ -80,7 +80,6 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
     }
     const onEvent = config.tui ? undefined : eventLinePrinter(io, { json, config });
     const signalsDuringStart = holdSignalsDuringStart(io);
-    const logger = createCliLogger(io, { debug: config.debug, quiet: config.tui });
     const daemon = await startDaemon({
       config: routeFoundFromItsOutput(config),
       ...(onEvent ? { onEvent } : {}),
@@ -98,7 +97,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
       },
       version: VERSION,
       pid: io.pid,
-      logger,
+      logger: createCliLogger(io, { debug: config.debug, quiet: config.tui }),
       isDemo: true,
       tunnel: {
         reconnectBaseMs: 300,
@@ -131,7 +130,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
         });
       }
     });
-    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, printing: onEvent !== undefined, signalsDuringStart, config, logger });
+    await runDaemonInForeground(daemon, io, { json, tui: config.tui, isDemo: true, helpNote: `From another terminal: ${secondTerminal}`, printing: onEvent !== undefined, signalsDuringStart, config });
     if (!json) writeLine(io.stderr, `The demo's calls stay in ${dataDir}: ${secondTerminal}`);
   } finally {
     traffic?.stop();

@@ -78,7 +78,7 @@ async function startAndRun(command: string[], flags: StartFlags, config: StartCo
     signalsDuringStart.release();
     throw error;
   });
-  await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui, printing: onEvent !== undefined, signalsDuringStart, config, logger });
+  await runDaemonInForeground(daemon, io, { json: config.json, tui: config.tui, printing: onEvent !== undefined, signalsDuringStart, config });
 }
 
 /** Once, at start: which file (of the env cascade) or the environment gave MEDIAN_KEY. */
