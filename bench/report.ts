@@ -1,5 +1,6 @@
 /** The results as a Markdown section (for BENCHMARKS.md and stdout). */
 import type { ProfileSummary } from './cpu-profile-summary.js';
+import { pct, pctAgainst } from './percent.js';
 import type { MachineInfo } from './machine.js';
 import type { CallsCommandResult } from './scenarios/calls-command.js';
 import type { DaemonRssResult } from './scenarios/daemon-rss.js';
@@ -51,7 +52,6 @@ export interface TargetCheck {
 
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ms = (n: number, digits = 2): string => n.toFixed(digits);
-const pct = (n: number): string => `${(n * 100).toFixed(0)} %`;
 const mib = (n: number): string => `${n.toFixed(1)} MiB`;
 
 export function checkTargets(r: BenchResults): TargetCheck[] {
@@ -61,7 +61,7 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     {
       what: 'recording proxy throughput ÷ bare http-proxy-3',
       target: `≥ ${pct(TARGETS.throughputRatio)}`,
-      measured: pct(r.proxy.throughputRatio),
+      measured: pctAgainst(r.proxy.throughputRatio, TARGETS.throughputRatio),
       isMet: r.proxy.throughputRatio >= TARGETS.throughputRatio,
     },
     {
@@ -210,7 +210,7 @@ export function formatReport(r: BenchResults): string {
   const rec = p.recording;
   lines.push(
     '',
-    `Recording ÷ bare throughput: **${pct(p.throughputRatio)}** (target ≥ ${pct(TARGETS.throughputRatio)}; round by round: ${p.scenarios.recording.runs
+    `Recording ÷ bare throughput: **${pctAgainst(p.throughputRatio, TARGETS.throughputRatio)}** (target ≥ ${pct(TARGETS.throughputRatio)}; round by round: ${p.scenarios.recording.runs
       .map((run, i) => pct(run.requestsPerSecond / p.scenarios.bare.runs[i]!.requestsPerSecond))
       .join(', ')}). ` +
       `p50 added over bare: **${ms(p.p50AddedMs, 3)} ms** (target ≤ ${TARGETS.p50AddedMs} ms); p99 added: ${ms(p.p99AddedMs, 3)} ms. ` +
