@@ -20,6 +20,12 @@
  *     a temporary folder, the answer's end held until the record is
  *     written), and nothing else: no event, no line printed, no inspector.
  *     The cheapest recording daemon of the relay's shape.
+ *   - `proxy`: the daemon's own recording proxy (src/proxy: the defended
+ *     forwarder, its limits and checks) and recorder, the tunnel's sockets
+ *     handed to it as the daemon hands them, each record appended as the
+ *     daemon's record sink appends it, and nothing else: no `call` event,
+ *     no `--json` line, no inspector, no control channel. What the daemon
+ *     costs beyond it is its events and listeners.
  *   - `pipe`: each tunnel socket piped to the dev server, as the stock
  *     client does (the tunnel's transport alone).
  */
@@ -31,11 +37,12 @@ import { join } from 'node:path';
 import { BodyCapture } from '../src/proxy/body-capture.js';
 import { buildCallRecord, type RecordSettings } from '../src/proxy/build-call-record.js';
 import { MEDIAN_CALL_LIMITS, SIGNATURE_HEADER, classifyRequest, deriveToolSecret, newRecordId, verifySignature } from '../src/median/index.js';
+import { startRecordingProxy, type RecordingProxy } from '../src/proxy/index.js';
 import { openRecorder, type Recorder } from '../src/recorder/index.js';
 import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
 
-export type FloorMode = 'answer' | 'relay' | 'record' | 'forward' | 'pipe';
-export const FLOOR_MODES: readonly FloorMode[] = ['answer', 'relay', 'record', 'forward', 'pipe'];
+export type FloorMode = 'answer' | 'relay' | 'record' | 'proxy' | 'forward' | 'pipe';
+export const FLOOR_MODES: readonly FloorMode[] = ['answer', 'relay', 'record', 'proxy', 'forward', 'pipe'];
 
 /** Called once the answer is read, before its end is written; the answer waits for it. */
 type BeforeEnd = (req: IncomingMessage, body: Buffer, receivedAt: number, status: number, headers: Record<string, string>, answer: Buffer) => Promise<unknown> | undefined;
@@ -179,7 +186,7 @@ function recordingWork(recorder: Recorder, secret: Uint8Array, settings: RecordS
 
 export async function startFloorTunnel(spec: { mode: FloorMode; tunnelHost: string; target: string; subdomain: string; medianKey: string }): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(spec.target);
-  const storeDir = spec.mode === 'record' ? await mkdtemp(join(tmpdir(), 'median-dev-bench-floor-')) : undefined;
+  const storeDir = spec.mode === 'record' || spec.mode === 'proxy' ? await mkdtemp(join(tmpdir(), 'median-dev-bench-floor-')) : undefined;
   // As the daemon opens it: the key masked in every record.
   const recorder = storeDir ? await openRecorder({ dataDir: storeDir, secrets: [spec.medianKey] }) : undefined;
   const settings: RecordSettings = { limits: MEDIAN_CALL_LIMITS, recordBodyBytes: 1024 * 1024, endpointUrl: new URL('/api/median/tools', target).href };
@@ -191,22 +198,34 @@ export async function startFloorTunnel(spec: { mode: FloorMode; tunnelHost: stri
         : spec.mode === 'relay' || spec.mode === 'record'
           ? relayingServer(target, recorder ? recordingWork(recorder, deriveToolSecret(spec.medianKey), settings) : undefined)
           : undefined;
+  // As start-daemon.ts starts it for the tunnel: the route, the secret, records appended before the answer's end goes.
+  const proxy: RecordingProxy | undefined =
+    spec.mode === 'proxy' && recorder
+      ? await startRecordingProxy({
+          target: spec.target,
+          // The default route (the daemon's config), which the bench's calls are sent to.
+          route: '/api/median',
+          secret: deriveToolSecret(spec.medianKey),
+          onRecord: (record) => recorder.append(record).then(() => undefined),
+        })
+      : undefined;
   const server = made?.server;
   if (server) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server?.address();
-  const localPort = address && typeof address === 'object' ? address.port : Number(new URL(spec.target).port);
+  const localPort = proxy ? proxy.port : address && typeof address === 'object' ? address.port : Number(new URL(spec.target).port);
   const tunnel = await startTunnel({
     provider: createLocaltunnelProvider({ host: spec.tunnelHost }),
     localPort,
     subdomain: spec.subdomain,
     nameRetryMs: 0,
-    ...(server ? { handOff: (socket) => server.emit('connection', socket) } : {}),
+    ...(server ? { handOff: (socket) => server.emit('connection', socket) } : proxy ? { handOff: (socket) => proxy.acceptConnection(socket) } : {}),
   });
   return {
     url: tunnel.url ?? '',
     async close() {
       await tunnel.close();
       made?.close();
+      await proxy?.close();
       server?.closeAllConnections();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       await recorder?.close();

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
 
 const FLAGS: BenchFlags = {
   usage:
-    'node dist/bench/tunnel.js [--quick] [--no-write] [--rounds N] [--rss-calls N] [--only kept|churn] [--floors answer,relay,record,forward,pipe|none] [--steady-calls N] [--tunnel-host http://127.0.0.1:<port> --tunnel-domain <domain>]',
+    'node dist/bench/tunnel.js [--quick] [--no-write] [--rounds N] [--rss-calls N] [--only kept|churn] [--floors answer,relay,record,proxy,forward,pipe|none] [--steady-calls N] [--tunnel-host http://127.0.0.1:<port> --tunnel-domain <domain>]',
   switches: ['--quick', '--no-write'],
   values: ['--rounds', '--rss-calls', '--only', '--floors', '--steady-calls', '--tunnel-host', '--tunnel-domain'],
 };

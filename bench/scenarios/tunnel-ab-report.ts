@@ -34,6 +34,7 @@ const SIDE_LABELS: Record<Side, string> = {
   answer: "floor: median-dev's tunnel → Node's HTTP server answering itself (one termination, no forwarding, no recording)",
   relay: "floor: median-dev's tunnel → Node's HTTP server → the request written to a kept raw socket to the dev server, the answer's head split by hand and written back (one termination, no second client stack, no recording)",
   record: "floor: the relay above doing the daemon's recording work with its own modules (signature, classification, the record built and judged, the real recorder's append, the answer held until written); no event, no printed line, no inspector",
+  proxy: "floor: median-dev's tunnel → the daemon's own recording proxy and recorder (src/proxy: the defended forwarder, its limits and checks; each record appended as the daemon appends it); no event, no printed line, no inspector, no control channel",
   forward: "floor: median-dev's tunnel → Node's HTTP server → Node's HTTP client to the dev server (two terminations, no http-proxy-3, no recording)",
   pipe: "floor: median-dev's tunnel piped to the dev server (the transport alone)",
 };

@@ -139,7 +139,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
   const world = await startTunnelWorld({ server: options.server, tag: newRunTag(), startTimeoutMs: 60_000, floors });
   try {
     const daemonStartRss = await readProcessMemory(world.daemon.pid);
-    const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
+    const closed: Record<Side, ClosedRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], proxy: [], forward: [], pipe: [] };
     const rssAlong: TunnelAbResult['rssAlong'] = [];
     const readRss = async (calls: number): Promise<void> => {
       const [daemon, stock] = await Promise.all([readProcessMemory(world.daemon.pid), readProcessMemory(world.stock.pid)]);
@@ -173,7 +173,7 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
       await freshen(world, side);
       return run();
     };
-    const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], forward: [], pipe: [] };
+    const steady: Record<Side, SteadyRun[]> = { stock: [], daemon: [], answer: [], relay: [], record: [], proxy: [], forward: [], pipe: [] };
     for (let round = 0; round < options.rounds; round += 1) {
       // Stock and daemon side by side, swapped each round; the floors after them, swapped too.
       const order: Side[] = round % 2 === 0 ? ['stock', 'daemon', ...floors] : ['daemon', 'stock', ...[...floors].reverse()];
