@@ -5,10 +5,10 @@
 // Node's options for the daemon's memory are on the first line and nowhere else (the bundle carries the line over; the
 // benches and `npm run demo` read it, bench/bin-node-args.ts). --max-semi-space-size=2: V8's young generation stays at
 // 2 MiB semi-spaces, where Node 20 grows them to 16 MiB under load (~40 MiB of RSS for garbage that dies young). A call
-// allocates ~35 KB (sampled at 250 calls/s, 2026-12-02), so a scavenge comes every ~60 calls (~240 ms at 250 calls/s):
-// under 1 % of the calls overlap one, out of the p99. 4 MiB (until 2026-12-02) cost the same CPU per call and p99 in
-// interleaved runs, and the soak's RSS grew +14.9-15.0 MiB with it against +9.0-10.0 with 2 (BENCHMARKS.md, Soak). Not
-// 1: at ~65 KB a call then, a scavenge every ~16 calls was in the p99 of a steady rate, at ~4x the scavenge CPU.
+// allocates ~35 KB (sampled at 250 calls/s, 2026-12-02), so a scavenge comes every ~60 calls (~240 ms at 250 calls/s),
+// the pace 4 MiB had when a call allocated ~65 KB. 4 MiB (until 2026-12-02) measured the same CPU per call and p99
+// added in interleaved runs, and the soak's RSS grew +14.9-15.0 MiB with it against +9.0-10.0 with 2 (BENCHMARKS.md,
+// Soak). Not 1: at ~65 KB a call then, a scavenge every ~16 calls was in the p99 of a steady rate, at ~4x the scavenge CPU.
 // --liftoff-only: WebAssembly stays on V8's baseline compiler; our only wasm is undici's HTTP parser behind fetch (a
 // few Median API calls and route checks), and TurboFan compiling it held ~25 MiB for a moment at start-up.
 // --heap-growing-percent=20: after a full collection the old generation may grow to 1.2x its live size (but at least
