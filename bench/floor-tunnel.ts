@@ -198,38 +198,53 @@ export async function startFloorTunnel(spec: { mode: FloorMode; tunnelHost: stri
         : spec.mode === 'relay' || spec.mode === 'record'
           ? relayingServer(target, recorder ? recordingWork(recorder, deriveToolSecret(spec.medianKey), settings) : undefined)
           : undefined;
-  // As start-daemon.ts starts it for the tunnel: the route, the secret, records appended before the answer's end goes.
-  const proxy: RecordingProxy | undefined =
-    spec.mode === 'proxy' && recorder
-      ? await startRecordingProxy({
-          target: spec.target,
-          // The default route (the daemon's config), which the bench's calls are sent to.
-          route: '/api/median',
-          secret: deriveToolSecret(spec.medianKey),
-          onRecord: (record) => recorder.append(record).then(() => undefined),
-        })
-      : undefined;
+  let proxy: RecordingProxy | undefined;
   const server = made?.server;
-  if (server) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server?.address();
-  const localPort = proxy ? proxy.port : address && typeof address === 'object' ? address.port : Number(new URL(spec.target).port);
-  const tunnel = await startTunnel({
-    provider: createLocaltunnelProvider({ host: spec.tunnelHost }),
-    localPort,
-    subdomain: spec.subdomain,
-    nameRetryMs: 0,
-    ...(server ? { handOff: (socket) => server.emit('connection', socket) } : proxy ? { handOff: (socket) => proxy.acceptConnection(socket) } : {}),
-  });
+  /** Everything but the tunnel, in order; also what a failed start leaves behind. */
+  const closeParts = async (): Promise<void> => {
+    made?.close();
+    await proxy?.close();
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
+    await recorder?.close();
+    if (storeDir) await rm(storeDir, { recursive: true, force: true });
+  };
+  let tunnel: Awaited<ReturnType<typeof startTunnel>>;
+  try {
+    // As start-daemon.ts starts it for the tunnel: the route, the secret, records appended before the answer's end goes.
+    if (spec.mode === 'proxy' && recorder) {
+      proxy = await startRecordingProxy({
+        target: spec.target,
+        // The default route (the daemon's config), which the bench's calls are sent to.
+        route: '/api/median',
+        secret: deriveToolSecret(spec.medianKey),
+        onRecord: (record) => recorder.append(record).then(() => undefined),
+      });
+    }
+    if (server) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server?.address();
+    const accepting = proxy;
+    const localPort = accepting ? accepting.port : address && typeof address === 'object' ? address.port : Number(new URL(spec.target).port);
+    tunnel = await startTunnel({
+      provider: createLocaltunnelProvider({ host: spec.tunnelHost }),
+      localPort,
+      subdomain: spec.subdomain,
+      nameRetryMs: 0,
+      ...(server ? { handOff: (socket) => server.emit('connection', socket) } : accepting ? { handOff: (socket) => accepting.acceptConnection(socket) } : {}),
+    });
+  } catch (error) {
+    await closeParts();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
   return {
     url: tunnel.url ?? '',
-    async close() {
-      await tunnel.close();
-      made?.close();
-      await proxy?.close();
-      server?.closeAllConnections();
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-      await recorder?.close();
-      if (storeDir) await rm(storeDir, { recursive: true, force: true });
+    close() {
+      closing ??= (async () => {
+        await tunnel.close();
+        await closeParts();
+      })();
+      return closing;
     },
   };
 }

@@ -39,5 +39,8 @@ describe('the tunnel bench floors', () => {
     });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ result: { path: '/api/median' } });
+    // Closed twice (the bench's own cleanup and the world's): the same promise, nothing closed again.
+    expect(floor.close()).toBe(floor.close());
+    await floor.close();
   });
 });
