@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --liftoff-only --heap-growing-percent=20 --no-allocation-site-pretenuring
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=20 --no-allocation-site-pretenuring --v8-pool-size=1
 // src/cli: the command line: argument parsing, output, prompts, exit codes. The only code that touches `process` (argv, env, streams, signals, exit).
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // This file is the only module that touches the process: argv, env, streams, signals, exit.
@@ -9,8 +9,6 @@
 // the pace 4 MiB had when a call allocated ~65 KB. 4 MiB (until 2026-12-02) measured the same CPU per call and p99
 // added in interleaved runs, and the soak's RSS grew +14.9-15.0 MiB with it against +9.0-10.0 with 2 (BENCHMARKS.md,
 // Soak). Not 1: at ~65 KB a call then, a scavenge every ~16 calls was in the p99 of a steady rate, at ~4x the scavenge CPU.
-// --liftoff-only: WebAssembly stays on V8's baseline compiler; our only wasm is undici's HTTP parser behind fetch (a
-// few Median API calls and route checks), and TurboFan compiling it held ~25 MiB for a moment at start-up.
 // --heap-growing-percent=20: after a full collection the old generation may grow to 1.2x its live size (but at least
 // V8's 8 MB step) before the next; by default V8 picks up to 4x on a machine with a large heap limit when the process
 // allocates fast (the daemon at a steady 250 calls/s), and the soak's RSS followed it to 106-110 MiB.
@@ -19,11 +17,20 @@
 // optimised the call path (~5 s at 250 calls/s; with --no-opt it never stops), and from then on every call's request
 // and answer objects were made in the old generation and died there, a few MB a minute that only a full collection
 // frees: the soak's 2 minutes at 250 calls/s grew the RSS +15.9-16.7 MiB with it, +10.0-10.4 without in interleaved
-// runs (+14.8-15.3 in three others; BENCHMARKS.md, Soak), the same CPU per call. `env -S`
+// runs (+14.8-15.3 in three others; BENCHMARKS.md, Soak), the same CPU per call.
+// --v8-pool-size=1: one V8 platform worker thread, not four. Each thread that runs TurboFan's compile jobs keeps a
+// glibc malloc arena that grows with the jobs it ran and is never given back: the daemon's arenas grew from ~0.9 to
+// 3-4 MiB in its first seconds of calls (2026-12-03). Interleaved 2-minute soaks at 250 calls/s on 2026-12-05 (AMD
+// EPYC, 2 cores): the RSS grew +8.9 and +9.3 MiB with it against +11.0 and +10.1 without, at the same CPU per
+// call (BENCHMARKS.md, Soak). Not --no-concurrent-recompilation:
+// it kept the arenas at ~0.9 MiB too but compiled on the main thread, and the CPU per call and p99 paid for it.
+// The line is full (Linux before 5.1 reads 127 characters of it): options that take effect at run time are set
+// there instead (runtime-v8-flags.ts: --liftoff-only). `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
 import { stopSignals } from '../platform/process-signals.js';
 import type { Writable } from 'node:stream';
 import { runCli } from './run-cli.js';
+import { applyRuntimeV8Flags } from './runtime-v8-flags.js';
 import type { CliIo } from './cli-io.js';
 import { isPipe, syncPipeOutput } from './sync-pipe-output.js';
 
@@ -40,6 +47,9 @@ const crashHandlers = new Set<() => void>();
  * stream, its errors (EPIPE) handled by onOutputError.
  */
 const isOneShot = process.argv[2] === 'show';
+// `show` never fetches, and node:v8 loads Node's whole streams stack, which its lookup does without (the
+// show-built-ins test); every other command may fetch.
+if (!isOneShot) applyRuntimeV8Flags(process.getBuiltinModule('node:v8'));
 function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): Writable {
   const own = (): Writable => stream().on('error', onOutputError);
   return isOneShot && isPipe(fd) ? syncPipeOutput(fd, { onError: onOutputError, fallback: own }) : own();
