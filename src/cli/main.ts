@@ -48,8 +48,9 @@ const crashHandlers = new Set<() => void>();
  */
 const isOneShot = process.argv[2] === 'show';
 // `show` never fetches, and node:v8 loads Node's whole streams stack, which its lookup does without (the
-// show-built-ins test); every other command may fetch.
-if (!isOneShot) applyRuntimeV8Flags(process.getBuiltinModule('node:v8'));
+// show-built-ins test); every other command may fetch. process.getBuiltinModule came in Node 20.16: on an older
+// Node, below package.json's engines, the option is only memory, so it is left unset rather than failing the start.
+if (!isOneShot && typeof process.getBuiltinModule === 'function') applyRuntimeV8Flags(process.getBuiltinModule('node:v8'));
 function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): Writable {
   const own = (): Writable => stream().on('error', onOutputError);
   return isOneShot && isPipe(fd) ? syncPipeOutput(fd, { onError: onOutputError, fallback: own }) : own();
