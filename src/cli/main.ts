@@ -19,11 +19,12 @@
 // frees: the soak's 2 minutes at 250 calls/s grew the RSS +15.9-16.7 MiB with it, +10.0-10.4 without in interleaved
 // runs (+14.8-15.3 in three others; BENCHMARKS.md, Soak), the same CPU per call.
 // --v8-pool-size=1: one V8 platform worker thread, not four. Each thread that runs TurboFan's compile jobs keeps a
-// glibc malloc arena that grows with the jobs it ran and is never given back: the daemon's arenas grew from ~0.9 to
-// 3-4 MiB in its first seconds of calls (2026-12-03). Interleaved 2-minute soaks at 250 calls/s on 2026-12-05 (AMD
-// EPYC, 2 cores): the RSS grew +8.9 and +9.3 MiB with it against +11.0 and +10.1 without, at the same CPU per
-// call (BENCHMARKS.md, Soak). Not --no-concurrent-recompilation:
-// it kept the arenas at ~0.9 MiB too but compiled on the main thread, and the CPU per call and p99 paid for it.
+// glibc malloc arena that grows with the jobs it ran and is never given back: the daemon's arenas held 2.9-5.0 MiB
+// during a soak with four workers, 0.6-2.1 with one. Interleaved 2-minute soaks at 250 calls/s on 2026-12-05 (AMD
+// EPYC, 2 cores): the RSS grew +8.9, +9.3, +8.5, +8.3 MiB with it against +11.0, +10.1, +10.8, +11.5 without, at
+// the same CPU per call (BENCHMARKS.md, "Kept" under "Through the tunnel: where the floor is"). Not
+// --no-concurrent-recompilation: it kept the arenas small too, but compiled on the main thread, and the CPU per
+// call and p99 paid for it.
 // The line is full (Linux before 5.1 reads 127 characters of it): options that take effect at run time are set
 // there instead (runtime-v8-flags.ts: --liftoff-only). `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
