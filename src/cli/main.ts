@@ -2,13 +2,14 @@
 // src/cli: the command line: argument parsing, output, prompts, exit codes. The only code that touches `process` (argv, env, streams, signals, exit).
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // This file is the only module that touches the process: argv, env, streams, signals, exit.
-// Node's options for the daemon's memory are on the first line and nowhere else (the bundle carries the line over; the
-// benches and `npm run demo` read it, bench/bin-node-args.ts). --max-semi-space-size=2: V8's young generation stays at
-// 2 MiB semi-spaces, where Node 20 grows them to 16 MiB under load (~40 MiB of RSS for garbage that dies young). A call
-// allocates ~35 KB (sampled at 250 calls/s, 2026-12-02), so a scavenge comes every ~60 calls (~240 ms at 250 calls/s),
-// the pace 4 MiB had when a call allocated ~65 KB. 4 MiB (until 2026-12-02) measured the same CPU per call and p99
-// added in interleaved runs, and the soak's RSS grew +14.9-15.0 MiB with it against +9.0-10.0 with 2 (BENCHMARKS.md,
-// Soak). Not 1: at ~65 KB a call then, a scavenge every ~16 calls was in the p99 of a steady rate, at ~4x the scavenge CPU.
+// Node's options for the daemon's memory are on the first line (the bundle carries the line over; the benches and
+// `npm run demo` read it, bench/bin-node-args.ts), but for those V8 takes at run time: runtime-v8-flags.ts sets them.
+// --max-semi-space-size=2: V8's young generation stays at 2 MiB semi-spaces, where Node 20 grows them to 16 MiB under
+// load (~40 MiB of RSS for garbage that dies young). A call allocates ~35 KB (sampled at 250 calls/s, 2026-12-02), so a
+// scavenge comes every ~60 calls (~240 ms at 250 calls/s), the pace 4 MiB had when a call allocated ~65 KB. 4 MiB
+// (until 2026-12-02) measured the same CPU per call and p99 added in interleaved runs, and the soak's RSS grew
+// +14.9-15.0 MiB with it against +9.0-10.0 with 2 (BENCHMARKS.md, Soak). Not 1: at ~65 KB a call then, a scavenge every
+// ~16 calls was in the p99 of a steady rate, at ~4x the scavenge CPU.
 // --heap-growing-percent=20: after a full collection the old generation may grow to 1.2x its live size (but at least
 // V8's 8 MB step) before the next; by default V8 picks up to 4x on a machine with a large heap limit when the process
 // allocates fast (the daemon at a steady 250 calls/s), and the soak's RSS followed it to 106-110 MiB.
@@ -51,7 +52,9 @@ const isOneShot = process.argv[2] === 'show';
 // `show` never fetches, and node:v8 loads Node's whole streams stack, which its lookup does without (the
 // show-built-ins test); every other command may fetch. process.getBuiltinModule came in Node 20.16: on an older
 // Node, below package.json's engines, the option is only memory, so it is left unset rather than failing the start.
-if (!isOneShot && typeof process.getBuiltinModule === 'function') applyRuntimeV8Flags(process.getBuiltinModule('node:v8'));
+if (!isOneShot && typeof process.getBuiltinModule === 'function') {
+  applyRuntimeV8Flags(process.getBuiltinModule('node:v8'));
+}
 function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): Writable {
   const own = (): Writable => stream().on('error', onOutputError);
   return isOneShot && isPipe(fd) ? syncPipeOutput(fd, { onError: onOutputError, fallback: own }) : own();
