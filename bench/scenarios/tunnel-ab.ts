@@ -108,11 +108,15 @@ function floorOf(world: TunnelWorld, floor: FloorMode): { host: string; handle: 
   return started;
 }
 
-function prepare(world: TunnelWorld, side: Side, count: number): PreparedRequest[] {
+/** `count` signed calls for the tunnel at `host`, each with a toolCallId of its own (a fresh run tag). */
+export function callsFor(world: TunnelWorld, host: string, count: number): PreparedRequest[] {
   const tag = newRunTag();
-  const host = side === 'stock' ? world.stockHost : side === 'daemon' ? world.daemonHost : floorOf(world, side).host;
   const now = Date.now();
   return Array.from({ length: count }, (_, i) => preparedCall(world, host, tag, i, now));
+}
+
+function prepare(world: TunnelWorld, side: Side, count: number): PreparedRequest[] {
+  return callsFor(world, side === 'stock' ? world.stockHost : side === 'daemon' ? world.daemonHost : floorOf(world, side).host, count);
 }
 
 /**

@@ -46,6 +46,8 @@ export interface TunnelWorld {
   restartStock(): Promise<void>;
   /** The floors (bench/floor-tunnel.ts), each its own process on the same tunnel server: their Host headers and handles. */
   floors: Partial<Record<FloorMode, { host: string; handle: ServerHandle }>>;
+  /** More daemons on the same tunnel server, each started with its variant's extra `start` flags (its own project and dev server). */
+  variants: Record<string, { host: string; daemon: SoakDaemon }>;
   /** The tool signing secret the daemon checks (derived from the emulator's key). */
   secret: Uint8Array;
   routePath: string;
@@ -65,6 +67,8 @@ export async function startTunnelWorld(options: {
   floors?: readonly FloorMode[];
   /** Node's own options for the daemon (`--cpu-prof`, `--heapsnapshot-signal=…`). */
   daemonNodeArgs?: string[];
+  /** More daemons beside the first: name → extra `start` flags (e.g. `--no-inspector`), for a part's cost measured against the daemon as it is. */
+  variants?: Record<string, string[]>;
 }): Promise<TunnelWorld> {
   for (const file of [CLI_ENTRY, EXAMPLE_ROUTE]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
@@ -89,37 +93,56 @@ export async function startTunnelWorld(options: {
     }
     const tunnelPort = Number(new URL(tunnelServerUrl).port);
     const offline = { host: '127.0.0.1', port: await loopbackPort() };
-    const emulator: Emulator = await startEmulator({
-      resolve: (hostname) => (hostname === domain || hostname.endsWith(`.${domain}`) ? { host: '127.0.0.1', port: tunnelPort } : undefined),
-      fallbackResolve: () => offline,
-    });
-    cleanups.push(() => emulator.close());
+    const startOrg = async (key?: string): Promise<Emulator> => {
+      const started = await startEmulator({
+        ...(key ? { key } : {}),
+        resolve: (hostname) => (hostname === domain || hostname.endsWith(`.${domain}`) ? { host: '127.0.0.1', port: tunnelPort } : undefined),
+        fallbackResolve: () => offline,
+      });
+      cleanups.push(() => started.close());
+      return started;
+    };
+    const emulator = await startOrg();
 
-    // The folder's name is the subdomain the CLI asks for.
-    const projectDir = join(root, `bench-${options.tag}`);
-    await mkdir(projectDir);
-    const envFile = join(projectDir, '.env.local');
-    await writeFile(envFile, `MEDIAN_KEY=${emulator.key}\n`);
-    const routePort = await loopbackPort();
-    const daemon = spawnSoakDaemon({
-      cliEntry: CLI_ENTRY,
-      args: [
-        'start', '--json', '--no-tui', '--port', '0',
-        '--tunnel-host', tunnelServerUrl,
-        '--median-api', emulator.url,
-        '--target', `http://127.0.0.1:${routePort}`,
-        '--data-dir', join(projectDir, '.median-dev'),
-        '--env-file', envFile,
-        '--', process.execPath, EXAMPLE_ROUTE,
-      ],
-      cwd: projectDir,
-      env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: emulator.url }),
-      ...(options.daemonNodeArgs ? { nodeArgs: options.daemonNodeArgs } : {}),
-    });
-    cleanups.push(async () => void (await daemon.stop()));
-    const opened = await daemon.waitForEvent(0, (e) => e.event === 'tunnel' && e.state === 'open', options.startTimeoutMs);
-    // The real server announces `<id>.<the registration's Host>` (a URL that reaches nothing here), so Median cannot sync it; ours can.
-    if (options.server.kind === 'loopback') await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
+    /** A daemon in its own project (the folder's name is the subdomain the CLI asks for) with its own dev server, synced once open. */
+    const startDaemon = async (name: string, extraArgs: string[], nodeArgs: string[] | undefined, org: Emulator): Promise<{ daemon: SoakDaemon; host: string; routePort: number }> => {
+      const projectDir = join(root, name);
+      await mkdir(projectDir);
+      const envFile = join(projectDir, '.env.local');
+      await writeFile(envFile, `MEDIAN_KEY=${org.key}\n`);
+      const routePort = await loopbackPort();
+      const daemon = spawnSoakDaemon({
+        cliEntry: CLI_ENTRY,
+        args: [
+          'start', '--json', '--no-tui', '--port', '0',
+          ...extraArgs,
+          '--tunnel-host', tunnelServerUrl,
+          '--median-api', org.url,
+          '--target', `http://127.0.0.1:${routePort}`,
+          '--data-dir', join(projectDir, '.median-dev'),
+          '--env-file', envFile,
+          '--', process.execPath, EXAMPLE_ROUTE,
+        ],
+        cwd: projectDir,
+        env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: org.url }),
+        ...(nodeArgs ? { nodeArgs } : {}),
+      });
+      cleanups.push(async () => void (await daemon.stop()));
+      const opened = await daemon.waitForEvent(0, (e) => e.event === 'tunnel' && e.state === 'open', options.startTimeoutMs);
+      // The real server announces `<id>.<the registration's Host>` (a URL that reaches nothing here), so Median cannot sync it; ours can.
+      if (options.server.kind === 'loopback') await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
+      return { daemon, host: hostOf(String(opened.url), domain), routePort };
+    };
+    const main = await startDaemon(`bench-${options.tag}`, [], options.daemonNodeArgs, emulator);
+    const daemon = main.daemon;
+    // The stock client and the floors go to the first daemon's dev server.
+    const routePort = main.routePort;
+    const variants: TunnelWorld['variants'] = {};
+    for (const [name, extraArgs] of Object.entries(options.variants ?? {})) {
+      // An org of its own (its own emulator, the same key, so the same signing secret): in one org the variant's tools would clash with the daemon's, and its endpoint never sync.
+      const started = await startDaemon(`variant-${name}-${options.tag}`, extraArgs, options.daemonNodeArgs, await startOrg(emulator.key));
+      variants[name] = { daemon: started.daemon, host: started.host };
+    }
     const stock = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });
     cleanups.push(() => stock.stop());
     const floors = {} as TunnelWorld['floors'];
@@ -138,7 +161,8 @@ export async function startTunnelWorld(options: {
       floors,
       tunnelServerUrl: `http://127.0.0.1:${tunnelPort}`,
       daemon,
-      daemonHost: hostOf(String(opened.url), domain),
+      daemonHost: main.host,
+      variants,
       stockHost: hostOf(stock.url, domain),
       stock,
       secret: deriveToolSecret(emulator.key),

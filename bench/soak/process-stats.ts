@@ -18,7 +18,7 @@ export interface ProcessStats {
 
 let ticksPerSecond: number | undefined;
 
-function clockTicks(): number {
+export function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     try {
       const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
