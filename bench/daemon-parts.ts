@@ -1,16 +1,24 @@
 /**
  * What one part of the daemon costs per call at a steady rate: the daemon as
  * it is against the same daemon started with a part switched off (a
- * variant's extra `start` flags, e.g. `--no-inspector`) and against its
- * `proxy` floor, all in one tunnel world (bench/scenarios/tunnel-world.ts),
+ * variant's extra `start` flags, e.g. `--no-inspector`, or another build of
+ * the bin, e.g. a copy of dist/bin kept before a change) and against its
+ * floors (`proxy` unless told), all in one tunnel world (bench/scenarios/tunnel-world.ts),
  * in interleaved rounds (the order rotated each round). Each round gives the
  * CPU per call of each process, read from /proc before and after (the main
  * thread and the rest apart), and the difference of each variant to the
- * daemon as it is. A diagnosis, not a goal: it writes nothing.
+ * daemon as it is, with the stock client for scale. With `--syscalls`, one
+ * more steady run per side with `strace -f -c` attached counts each
+ * process's system calls per call. A diagnosis, not a goal: it writes
+ * nothing.
  *
- *   node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--rounds N] [--steady-calls N] [--rate N] [--no-floor]
+ *   node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
@@ -21,16 +29,21 @@ import { runLoad } from './load-generator.js';
 import { runSteadyRate } from './steady-rate.js';
 import { clockTicks } from './soak/process-stats.js';
 import { newRunTag } from './signed-calls.js';
+import { FLOOR_MODES, type FloorMode } from './floor-tunnel.js';
 
 interface ThreadCpu {
   mainUs: number;
   restUs: number;
+  /** The main thread's voluntary context switches: how often it slept and was woken. */
+  mainWakes: number;
 }
 
 /** CPU so far of every thread of `pid` (user + system), the main thread apart. */
 async function threadCpuOf(pid: number): Promise<ThreadCpu> {
   let mainUs = 0;
   let restUs = 0;
+  const status = await readFile(`/proc/${pid}/task/${pid}/status`, 'utf8');
+  const mainWakes = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? Number.NaN);
   for (const tid of await readdir(`/proc/${pid}/task`)) {
     let stat: string;
     try {
@@ -43,7 +56,7 @@ async function threadCpuOf(pid: number): Promise<ThreadCpu> {
     if (Number(tid) === pid) mainUs += us;
     else restUs += us;
   }
-  return { mainUs, restUs };
+  return { mainUs, restUs, mainWakes };
 }
 
 interface Side {
@@ -53,27 +66,33 @@ interface Side {
 }
 
 export async function runDaemonParts(options: {
-  variants: Record<string, string[]>;
+  variants: Record<string, { args: string[]; cliEntry?: string }>;
   rounds: number;
   steadyCalls: number;
   rate: number;
-  withFloor: boolean;
+  /** The floors measured beside the daemon (bench/floor-tunnel.ts). */
+  floors: readonly FloorMode[];
+  /** Calls each side takes at 16 in flight before its steady run in each round, as the tunnel bench's closed loop (0: none). */
+  closedCalls: number;
+  /** Also a round per side with `strace -f -c` (found on PATH) attached: system calls per call, by name. */
+  syscalls?: boolean;
   log(line: string): void;
 }): Promise<void> {
   const world = await startTunnelWorld({
     server: { kind: 'loopback', socketReuse: 'pool' },
     tag: newRunTag(),
     startTimeoutMs: 60_000,
-    floors: options.withFloor ? ['proxy'] : [],
+    floors: options.floors,
     variants: options.variants,
   });
   try {
     const sides: Side[] = [
       { name: 'daemon', host: world.daemonHost, pid: world.daemon.pid },
       ...Object.entries(world.variants).map(([name, v]) => ({ name, host: v.host, pid: v.daemon.pid })),
-      ...(options.withFloor ? [{ name: 'proxy', host: world.floors.proxy!.host, pid: world.floors.proxy!.handle.pid }] : []),
+      ...options.floors.map((floor) => ({ name: floor, host: world.floors[floor]!.host, pid: world.floors[floor]!.handle.pid })),
+      { name: 'stock', host: world.stockHost, pid: world.stock.pid },
     ];
-    const perSide = new Map<string, { total: number[]; main: number[]; rest: number[] }>(sides.map((s) => [s.name, { total: [], main: [], rest: [] }]));
+    const perSide = new Map<string, { total: number[]; main: number[]; rest: number[]; wakes: number[] }>(sides.map((s) => [s.name, { total: [], main: [], rest: [], wakes: [] }]));
     // Warm every side up alike before the first round.
     for (const side of sides) {
       const calls = callsFor(world, side.host, 3_000);
@@ -83,6 +102,11 @@ export async function runDaemonParts(options: {
       const shift = round % sides.length;
       const order = [...sides.slice(shift), ...sides.slice(0, shift)];
       if (Math.floor(round / sides.length) % 2 === 1) order.reverse();
+      for (const side of order) {
+        if (options.closedCalls === 0) continue;
+        const closed = callsFor(world, side.host, options.closedCalls);
+        await runLoad({ origin: world.tunnelServerUrl, requests: closed.length, warmup: 0, concurrency: 16, recordLatencies: false, requestAt: (i) => closed[i]!, deadlineMs: 240_000 });
+      }
       for (const side of order) {
         const fresh = callsFor(world, side.host, 64);
         await runLoad({ origin: world.tunnelServerUrl, requests: fresh.length, warmup: 0, concurrency: 16, recordLatencies: false, requestAt: (i) => fresh[i]!, deadlineMs: 60_000 });
@@ -94,25 +118,66 @@ export async function runDaemonParts(options: {
         if (result.failed > 0) options.log(`  ${side.name}: ${result.failed} of ${options.steadyCalls} calls failed (${result.firstError})`);
         const main = (after.mainUs - before.mainUs) / options.steadyCalls;
         const rest = (after.restUs - before.restUs) / options.steadyCalls;
+        const wakes = (after.mainWakes - before.mainWakes) / options.steadyCalls;
         const kept = perSide.get(side.name)!;
         kept.main.push(main);
         kept.rest.push(rest);
         kept.total.push(main + rest);
-        options.log(`  round ${round + 1} ${side.name.padEnd(14)} CPU ${(main + rest).toFixed(0).padStart(4)} µs/call (main ${main.toFixed(0)}, other threads ${rest.toFixed(0)})  late ${result.late}  load ${load.toFixed(2)}`);
+        kept.wakes.push(wakes);
+        options.log(`  round ${round + 1} ${side.name.padEnd(14)} CPU ${(main + rest).toFixed(0).padStart(4)} µs/call (main ${main.toFixed(0)}, other threads ${rest.toFixed(0)}; main thread woken ${wakes.toFixed(2)} times a call)  late ${result.late}  load ${load.toFixed(2)}`);
       }
     }
+    if (options.syscalls) {
+      for (const side of sides) options.log(await syscallCensus(world, side, options));
+    }
     const daemon = perSide.get('daemon')!;
-    options.log('\nmedians, µs per call at the steady rate (total / main thread / other threads), and each side − the daemon round by round:');
+    options.log('\nmedians, µs per call at the steady rate (total / main thread / other threads; main-thread wake-ups a call), and each side − the daemon round by round:');
     for (const side of sides) {
       const kept = perSide.get(side.name)!;
       const diffs = kept.total.map((t, i) => t - daemon.total[i]!);
       options.log(
-        `  ${side.name.padEnd(14)} ${median(kept.total).toFixed(0).padStart(4)} / ${median(kept.main).toFixed(0).padStart(4)} / ${median(kept.rest).toFixed(0).padStart(3)}` +
+        `  ${side.name.padEnd(14)} ${median(kept.total).toFixed(0).padStart(4)} / ${median(kept.main).toFixed(0).padStart(4)} / ${median(kept.rest).toFixed(0).padStart(3)}; ${median(kept.wakes).toFixed(2)} wake-ups` +
           (side.name === 'daemon' ? '' : `   − daemon: ${diffs.map((d) => d.toFixed(0)).join(', ')} (median ${median(diffs).toFixed(0)})`),
       );
     }
   } finally {
     await world.close();
+  }
+}
+
+/** System calls per call of every thread of the side's process over a steady run (strace's own cost aside: counts, not times). */
+async function syscallCensus(world: Awaited<ReturnType<typeof startTunnelWorld>>, side: Side, options: { steadyCalls: number; rate: number }): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'median-dev-strace-'));
+  try {
+    const out = join(dir, 'counts');
+    const tracer = spawn('strace', ['-f', '-c', '-o', out, '-p', String(side.pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let said = '';
+    tracer.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
+    // strace says it attached on stderr.
+    const deadline = Date.now() + 10_000;
+    while (!said.includes('attached') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const calls = callsFor(world, side.host, options.steadyCalls);
+    await runSteadyRate({ origin: world.tunnelServerUrl, rate: options.rate, count: options.steadyCalls, maxInFlight: 32, requestAt: (i) => calls[i]! });
+    tracer.kill('SIGINT');
+    await once(tracer, 'exit');
+    const lines = (await readFile(out, 'utf8')).split('\n');
+    const rows: string[] = [];
+    let total = 0;
+    for (const line of lines) {
+      const cols = line.trim().split(/\s+/);
+      // % time, seconds, usecs/call, calls, [errors], syscall
+      if (cols.length < 5 || !/^[\d.]+$/.test(cols[0]!)) continue;
+      const name = cols.at(-1)!;
+      const count = Number(cols[3]);
+      if (name === 'total') {
+        total = count;
+        continue;
+      }
+      rows.push(`${name} ${(count / options.steadyCalls).toFixed(2)}`);
+    }
+    return `  ${side.name.padEnd(14)} ${(total / options.steadyCalls).toFixed(2)} system calls a call: ${rows.join(', ')}`;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -123,27 +188,38 @@ function values(args: string[], name: string): string[] {
 }
 
 const FLAGS: BenchFlags = {
-  usage: 'node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--rounds N] [--steady-calls N] [--rate N] [--no-floor]',
-  switches: ['--no-floor'],
-  values: ['--variant', '--rounds', '--steady-calls', '--rate'],
+  usage: 'node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]',
+  switches: ['--syscalls'],
+  values: ['--variant', '--variant-bin', '--rounds', '--steady-calls', '--rate', '--floors', '--closed-calls'],
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2);
   exitUnlessBenchArgsRun(args, FLAGS);
-  const variants: Record<string, string[]> = {};
+  const variants: Record<string, { args: string[]; cliEntry?: string }> = {};
   for (const spec of values(args, '--variant')) {
     const at = spec.indexOf('=');
     if (at <= 0) throw new Error(`--variant takes name=--flag[,--flag], not ${spec}.`);
-    variants[spec.slice(0, at)] = spec.slice(at + 1).split(',').filter((flag) => flag !== '');
+    variants[spec.slice(0, at)] = { args: spec.slice(at + 1).split(',').filter((flag) => flag !== '') };
   }
-  if (Object.keys(variants).length === 0) variants['no-inspector'] = ['--no-inspector'];
+  for (const spec of values(args, '--variant-bin')) {
+    const at = spec.indexOf('=');
+    if (at <= 0) throw new Error(`--variant-bin takes name=<path of another build's bin/median-dev.js>, not ${spec}.`);
+    variants[spec.slice(0, at)] = { args: [], cliEntry: spec.slice(at + 1) };
+  }
+
+  const floorList = values(args, '--floors')[0] ?? 'proxy';
+  const floors = floorList === 'none' ? [] : floorList.split(',');
+  const unknown = floors.find((floor) => !(FLOOR_MODES as readonly string[]).includes(floor));
+  if (unknown !== undefined) throw new Error(`--floors takes none or some of ${FLOOR_MODES.join(',')}, not ${unknown}.`);
   runDaemonParts({
     variants,
     rounds: Number(values(args, '--rounds')[0] ?? 6),
     steadyCalls: Number(values(args, '--steady-calls')[0] ?? 4_000),
     rate: Number(values(args, '--rate')[0] ?? 250),
-    withFloor: !args.includes('--no-floor'),
+    floors: floors as FloorMode[],
+    closedCalls: Number(values(args, '--closed-calls')[0] ?? 0),
+    syscalls: args.includes('--syscalls'),
     log: (line) => console.log(line),
   }).catch((error: unknown) => {
     console.error('median-dev bench:daemon-parts failed:', error instanceof Error ? (error.stack ?? error.message) : error);

@@ -67,8 +67,10 @@ export async function startTunnelWorld(options: {
   floors?: readonly FloorMode[];
   /** Node's own options for the daemon (`--cpu-prof`, `--heapsnapshot-signal=…`). */
   daemonNodeArgs?: string[];
-  /** More daemons beside the first: name → extra `start` flags (e.g. `--no-inspector`), for a part's cost measured against the daemon as it is. */
-  variants?: Record<string, string[]>;
+  /** Where the first daemon's stdout lines that are no event go (V8's `--trace-gc` lines, with `daemonNodeArgs`). */
+  daemonOtherLinesFile?: string;
+  /** More daemons beside the first: name → extra `start` flags (e.g. `--no-inspector`) and, with `cliEntry`, another build's bin; for a part's cost measured against the daemon as it is. */
+  variants?: Record<string, { args: string[]; cliEntry?: string }>;
 }): Promise<TunnelWorld> {
   for (const file of [CLI_ENTRY, EXAMPLE_ROUTE]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
@@ -105,14 +107,20 @@ export async function startTunnelWorld(options: {
     const emulator = await startOrg();
 
     /** A daemon in its own project (the folder's name is the subdomain the CLI asks for) with its own dev server, synced once open. */
-    const startDaemon = async (name: string, extraArgs: string[], nodeArgs: string[] | undefined, org: Emulator): Promise<{ daemon: SoakDaemon; host: string; routePort: number }> => {
+    const startDaemon = async (
+      name: string,
+      extraArgs: string[],
+      nodeArgs: string[] | undefined,
+      org: Emulator,
+      more: { otherLinesFile?: string; cliEntry?: string } = {},
+    ): Promise<{ daemon: SoakDaemon; host: string; routePort: number }> => {
       const projectDir = join(root, name);
       await mkdir(projectDir);
       const envFile = join(projectDir, '.env.local');
       await writeFile(envFile, `MEDIAN_KEY=${org.key}\n`);
       const routePort = await loopbackPort();
       const daemon = spawnSoakDaemon({
-        cliEntry: CLI_ENTRY,
+        cliEntry: more.cliEntry ?? CLI_ENTRY,
         args: [
           'start', '--json', '--no-tui', '--port', '0',
           ...extraArgs,
@@ -126,6 +134,7 @@ export async function startTunnelWorld(options: {
         cwd: projectDir,
         env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: org.url }),
         ...(nodeArgs ? { nodeArgs } : {}),
+        ...(more.otherLinesFile ? { otherLinesFile: more.otherLinesFile } : {}),
       });
       cleanups.push(async () => void (await daemon.stop()));
       const opened = await daemon.waitForEvent(0, (e) => e.event === 'tunnel' && e.state === 'open', options.startTimeoutMs);
@@ -133,14 +142,14 @@ export async function startTunnelWorld(options: {
       if (options.server.kind === 'loopback') await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
       return { daemon, host: hostOf(String(opened.url), domain), routePort };
     };
-    const main = await startDaemon(`bench-${options.tag}`, [], options.daemonNodeArgs, emulator);
+    const main = await startDaemon(`bench-${options.tag}`, [], options.daemonNodeArgs, emulator, options.daemonOtherLinesFile ? { otherLinesFile: options.daemonOtherLinesFile } : {});
     const daemon = main.daemon;
     // The stock client and the floors go to the first daemon's dev server.
     const routePort = main.routePort;
     const variants: TunnelWorld['variants'] = {};
-    for (const [name, extraArgs] of Object.entries(options.variants ?? {})) {
+    for (const [name, variant] of Object.entries(options.variants ?? {})) {
       // An org of its own (its own emulator, the same key, so the same signing secret): in one org the variant's tools would clash with the daemon's, and its endpoint never sync.
-      const started = await startDaemon(`variant-${name}-${options.tag}`, extraArgs, options.daemonNodeArgs, await startOrg(emulator.key));
+      const started = await startDaemon(`variant-${name}-${options.tag}`, variant.args, options.daemonNodeArgs, await startOrg(emulator.key), variant.cliEntry ? { cliEntry: variant.cliEntry } : {});
       variants[name] = { daemon: started.daemon, host: started.host };
     }
     const stock = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });
