@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
-import { median } from './percentiles.js';
+import { median, summarizeLatencies } from './percentiles.js';
 import { callsFor } from './scenarios/tunnel-ab.js';
 import { startTunnelWorld } from './scenarios/tunnel-world.js';
 import { runLoad } from './load-generator.js';
@@ -92,7 +92,9 @@ export async function runDaemonParts(options: {
       ...options.floors.map((floor) => ({ name: floor, host: world.floors[floor]!.host, pid: world.floors[floor]!.handle.pid })),
       { name: 'stock', host: world.stockHost, pid: world.stock.pid },
     ];
-    const perSide = new Map<string, { total: number[]; main: number[]; rest: number[]; wakes: number[] }>(sides.map((s) => [s.name, { total: [], main: [], rest: [], wakes: [] }]));
+    const perSide = new Map<string, { total: number[]; main: number[]; rest: number[]; wakes: number[]; p99: number[] }>(
+      sides.map((s) => [s.name, { total: [], main: [], rest: [], wakes: [], p99: [] }]),
+    );
     // Warm every side up alike before the first round.
     for (const side of sides) {
       const calls = callsFor(world, side.host, 3_000);
@@ -119,25 +121,30 @@ export async function runDaemonParts(options: {
         const main = (after.mainUs - before.mainUs) / options.steadyCalls;
         const rest = (after.restUs - before.restUs) / options.steadyCalls;
         const wakes = (after.mainWakes - before.mainWakes) / options.steadyCalls;
+        const p99 = summarizeLatencies(result.latenciesMs).p99;
         const kept = perSide.get(side.name)!;
         kept.main.push(main);
         kept.rest.push(rest);
         kept.total.push(main + rest);
         kept.wakes.push(wakes);
-        options.log(`  round ${round + 1} ${side.name.padEnd(14)} CPU ${(main + rest).toFixed(0).padStart(4)} µs/call (main ${main.toFixed(0)}, other threads ${rest.toFixed(0)}; main thread woken ${wakes.toFixed(2)} times a call)  late ${result.late}  load ${load.toFixed(2)}`);
+        kept.p99.push(p99);
+        options.log(`  round ${round + 1} ${side.name.padEnd(14)} CPU ${(main + rest).toFixed(0).padStart(4)} µs/call (main ${main.toFixed(0)}, other threads ${rest.toFixed(0)}; main thread woken ${wakes.toFixed(2)} times a call)  p99 ${p99.toFixed(2)} ms  late ${result.late}  load ${load.toFixed(2)}`);
       }
     }
     if (options.syscalls) {
       for (const side of sides) options.log(await syscallCensus(world, side, options));
     }
     const daemon = perSide.get('daemon')!;
-    options.log('\nmedians, µs per call at the steady rate (total / main thread / other threads; main-thread wake-ups a call), and each side − the daemon round by round:');
+    options.log('\nmedians, µs per call at the steady rate (total / main thread / other threads; main-thread wake-ups a call; p99 latency), and each side − the daemon round by round (CPU; p99):');
     for (const side of sides) {
       const kept = perSide.get(side.name)!;
       const diffs = kept.total.map((t, i) => t - daemon.total[i]!);
+      const p99Diffs = kept.p99.map((p, i) => p - daemon.p99[i]!);
       options.log(
-        `  ${side.name.padEnd(14)} ${median(kept.total).toFixed(0).padStart(4)} / ${median(kept.main).toFixed(0).padStart(4)} / ${median(kept.rest).toFixed(0).padStart(3)}; ${median(kept.wakes).toFixed(2)} wake-ups` +
-          (side.name === 'daemon' ? '' : `   − daemon: ${diffs.map((d) => d.toFixed(0)).join(', ')} (median ${median(diffs).toFixed(0)})`),
+        `  ${side.name.padEnd(14)} ${median(kept.total).toFixed(0).padStart(4)} / ${median(kept.main).toFixed(0).padStart(4)} / ${median(kept.rest).toFixed(0).padStart(3)}; ${median(kept.wakes).toFixed(2)} wake-ups; p99 ${median(kept.p99).toFixed(2)} ms` +
+          (side.name === 'daemon'
+            ? ''
+            : `   − daemon: ${diffs.map((d) => d.toFixed(0)).join(', ')} (median ${median(diffs).toFixed(0)}); p99 ${p99Diffs.map((d) => d.toFixed(2)).join(', ')} (median ${median(p99Diffs).toFixed(2)})`),
       );
     }
   } finally {
