@@ -3,18 +3,11 @@ import type { CliIo } from './cli-io.js';
 
 /**
  * stdout and stderr of a daemon printing its events as lines (`start --json`,
- * `--no-tui`): writes are gathered and go out together, in one write, none
- * waiting longer than `windowMs`. Each write to a pipe wakes its reader (on
+ * `--no-tui`): a write goes out at once when the streams were quiet for
+ * `windowMs`, and the writes that follow within that window go out together,
+ * in one write, when it ends. Each write to a pipe wakes its reader (on
  * another core): at 250 calls/s, one `call` line a call, that wake-up was the
- * daemon's largest cost per call after the answer's own write.
- *
- * A write half a window or more after the last one went out goes out at once,
- * with what waits before it; one sooner waits, and a timer for the window's
- * end writes it if no such write comes first. So under steady traffic the
- * lines go out with the writes that come anyway, and the timer, cleared by
- * each of them, never fires: at 250 calls/s a timer that flushed every
- * window was ~50 more wake-ups a second of a process that otherwise wakes
- * only for its calls, each dearer than the write it saved. Every write
+ * daemon's largest cost per call after the answer's own write. Every write
  * keeps its bytes and its place, across both streams (a write to one flushes
  * what waits for the other first); `flush()` writes what waits now, and the
  * returned io's `exit` and its crash handler flush before the process ends.
@@ -30,7 +23,7 @@ export interface CoalescedOutput {
 }
 
 export interface CoalescedOutputOptions {
-  /** The longest a write waits; one half this long or more after the last write goes out at once. */
+  /** How long writes after one that went out are gathered before the next write. */
   windowMs: number;
   /** Gathered bytes that are written at once, window or not (default 64 KiB). */
   maxBytes?: number;
@@ -41,10 +34,9 @@ export interface CoalescedOutputOptions {
 type Chunk = string | Uint8Array;
 
 /**
- * `start --json` / `--no-tui`: a line waits at most this long. At a steady
- * 250 calls/s that is about three `call` lines a write instead of one, each
- * carried out by a call's own line, with no timer waking the process; a
- * reader sees a `call` line 20 ms late at the most. The
+ * `start --json` / `--no-tui`: a line waits at most this long behind the one
+ * before it. At a steady 250 calls/s that is about five `call` lines a write
+ * instead of one; a reader sees a `call` line 20 ms late at the most. The
  * printer flushes after every other event (eventLinePrinter): the tunnel,
  * the endpoint or a heal is never held back.
  */
@@ -82,10 +74,10 @@ export function coalesceOutput(io: CliIo, options: CoalescedOutputOptions): Coal
     waiting.chunks.push(chunk);
     waiting.bytes += chunk.length;
     if (waiting.bytes >= maxBytes) return flush();
-    const sinceWrite = now() - lastWriteAt;
-    if (sinceWrite >= options.windowMs / 2) return flush();
     if (timer !== undefined) return;
-    timer = setTimeout(flush, options.windowMs - sinceWrite);
+    const wait = lastWriteAt + options.windowMs - now();
+    if (wait <= 0) return flush();
+    timer = setTimeout(flush, wait);
     timer.unref(); // the command flushes when it ends (its `finally`), and `exit` and a crash flush first
   }
 

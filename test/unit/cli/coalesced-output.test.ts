@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { coalesceOutput } from '../../../src/cli/coalesced-output.js';
 import { eventLinePrinter } from '../../../src/cli/foreground-daemon.js';
 import type { CliIo } from '../../../src/cli/cli-io.js';
@@ -93,53 +93,6 @@ describe('coalesced output (the daemon’s event lines)', () => {
     lines.io.stdout.write('b\n');
     await new Promise<void>((resolve) => lines.io.stdout.write('c\n', () => resolve()));
     expect(writes).toEqual(['out:a\n', 'out:b\n', 'out:c\n']);
-    lines.close();
-  });
-
-  it('under steady writes, a write half a window after the last carries what waits, and no flush timer is left to wake the process', () => {
-    const { io, writes } = loggingIo();
-    // The coalescer's own timers: armed, and cleared again before they fired.
-    const armed = new Set<unknown>();
-    const realSet = globalThis.setTimeout;
-    const realClear = globalThis.clearTimeout;
-    const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
-      const handle = realSet(fn, ms);
-      armed.add(handle);
-      return handle;
-    }) as typeof setTimeout);
-    const clearSpy = vi.spyOn(globalThis, 'clearTimeout').mockImplementation(((handle?: ReturnType<typeof setTimeout>) => {
-      armed.delete(handle);
-      realClear(handle);
-    }) as typeof clearTimeout);
-    onTestFinished(() => {
-      setSpy.mockRestore();
-      clearSpy.mockRestore();
-    });
-    let clock = 1_000;
-    const lines = coalesceOutput(io, { windowMs: 20, now: () => clock });
-    // A line every 4 ms, as a `call` line at 250 calls/s: 0 goes out at once, 4 and 8 wait, 12 carries them; and so on.
-    for (let n = 0; n < 30; n++) {
-      clock = 1_000 + n * 4;
-      lines.io.stdout.write(`${n}\n`);
-      if (n === 2) expect(writes).toEqual(['out:0\n']);
-      if (n === 3) expect(writes).toEqual(['out:0\n', 'out:1\n2\n3\n']);
-    }
-    expect(writes).toHaveLength(10);
-    expect(writes.join('').replaceAll('out:', '')).toBe(Array.from({ length: 28 }, (_, n) => `${n}\n`).join(''));
-    // Every timer armed while lines waited was cleared by the write that carried them; the last line (n = 29) waits alone.
-    expect(armed.size).toBe(1);
-    lines.close();
-    expect(armed.size).toBe(0);
-    expect(writes.at(-1)).toBe('out:28\n29\n');
-  });
-
-  it('a line that waits goes out within the window even when no other write comes', async () => {
-    const { io, writes } = loggingIo();
-    const lines = coalesceOutput(io, { windowMs: 30 });
-    lines.io.stdout.write('first\n');
-    lines.io.stdout.write('second\n');
-    expect(writes).toEqual(['out:first\n']);
-    await vi.waitFor(() => expect(writes).toEqual(['out:first\n', 'out:second\n']), { timeout: 2_000, interval: 5 });
     lines.close();
   });
 
