@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const DIST_BENCH = fileURLToPath(new URL('../../../dist/bench/', import.meta.url));
 // Every bench a user or an engineer starts by name (package.json's bench scripts); the soak has its own parser.
-const BENCHES = ['run', 'tunnel', 'proxy-ratio', 'heals', 'idle', 'show', 'lookups-idle-startup', 'saved-calls', 'inspector', 'soak-floors'];
+const BENCHES = ['run', 'tunnel', 'proxy-ratio', 'heals', 'idle', 'show', 'lookups-idle-startup', 'saved-calls', 'inspector', 'soak-floors', 'daemon-parts'];
 
 function runBench(name: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
   const out = spawnSync(process.execPath, [`${DIST_BENCH}${name}.js`, ...args], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH } });
