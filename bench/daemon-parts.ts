@@ -15,11 +15,11 @@
  *   node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
 import { median, summarizeLatencies } from './percentiles.js';
@@ -158,13 +158,30 @@ async function syscallCensus(world: Awaited<ReturnType<typeof startTunnelWorld>>
   try {
     const out = join(dir, 'counts');
     const tracer = spawn('strace', ['-f', '-c', '-o', out, '-p', String(side.pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let said = '';
-    tracer.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
-    // strace says it attached on stderr.
-    const deadline = Date.now() + 10_000;
-    while (!said.includes('attached') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    // strace says on stderr when it has attached; a missing strace is a spawn error.
+    await new Promise<void>((resolve, reject) => {
+      let said = '';
+      const timer = setTimeout(() => finish(new Error(`strace did not attach to ${side.name} (pid ${side.pid}) within 10 s: ${said.trim() || 'it said nothing'}`)), 10_000);
+      const onData = (chunk: Buffer): void => {
+        said += chunk.toString('utf8');
+        if (said.includes('attached')) finish();
+      };
+      const onError = (error: Error): void => finish(new Error(`--syscalls needs strace on PATH: ${error.message}`));
+      function finish(error?: Error): void {
+        clearTimeout(timer);
+        tracer.stderr!.off('data', onData);
+        tracer.off('error', onError);
+        if (error) {
+          tracer.kill('SIGKILL');
+          reject(error);
+        } else resolve();
+      }
+      tracer.stderr!.on('data', onData);
+      tracer.once('error', onError);
+    });
+    tracer.stderr!.resume();
     const calls = callsFor(world, side.host, options.steadyCalls);
-    await runSteadyRate({ origin: world.tunnelServerUrl, rate: options.rate, count: options.steadyCalls, maxInFlight: 32, requestAt: (i) => calls[i]! });
+    const result = await runSteadyRate({ origin: world.tunnelServerUrl, rate: options.rate, count: options.steadyCalls, maxInFlight: 32, requestAt: (i) => calls[i]! });
     tracer.kill('SIGINT');
     await once(tracer, 'exit');
     const lines = (await readFile(out, 'utf8')).split('\n');
@@ -182,7 +199,9 @@ async function syscallCensus(world: Awaited<ReturnType<typeof startTunnelWorld>>
       }
       rows.push(`${name} ${(count / options.steadyCalls).toFixed(2)}`);
     }
-    return `  ${side.name.padEnd(14)} ${(total / options.steadyCalls).toFixed(2)} system calls a call: ${rows.join(', ')}`;
+    // Calls that failed (a tunnel the server forgot) make no system calls in the side's process: say so beside the counts.
+    const failed = result.failed > 0 ? ` (${result.failed} of ${options.steadyCalls} calls failed: ${result.firstError})` : '';
+    return `  ${side.name.padEnd(14)} ${(total / options.steadyCalls).toFixed(2)} system calls a call${failed}: ${rows.join(', ')}`;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -200,9 +219,10 @@ const FLAGS: BenchFlags = {
   values: ['--variant', '--variant-bin', '--rounds', '--steady-calls', '--rate', '--floors', '--closed-calls'],
 };
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const args = process.argv.slice(2);
-  exitUnlessBenchArgsRun(args, FLAGS);
+type PartsOptions = Omit<Parameters<typeof runDaemonParts>[0], 'log'>;
+
+/** The run the flags ask for; a bad value throws (the entry prints it with the usage). */
+function optionsOf(args: string[]): PartsOptions {
   const variants: Record<string, { args: string[]; cliEntry?: string }> = {};
   for (const spec of values(args, '--variant')) {
     const at = spec.indexOf('=');
@@ -212,23 +232,47 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const spec of values(args, '--variant-bin')) {
     const at = spec.indexOf('=');
     if (at <= 0) throw new Error(`--variant-bin takes name=<path of another build's bin/median-dev.js>, not ${spec}.`);
-    variants[spec.slice(0, at)] = { args: [], cliEntry: spec.slice(at + 1) };
+    const cliEntry = spec.slice(at + 1);
+    if (!existsSync(cliEntry)) throw new Error(`--variant-bin ${spec.slice(0, at)}: ${cliEntry} does not exist (copy dist/bin inside dist/ before the change, so it finds node_modules).`);
+    variants[spec.slice(0, at)] = { args: [], cliEntry };
   }
 
   const floorList = values(args, '--floors')[0] ?? 'proxy';
   const floors = floorList === 'none' ? [] : floorList.split(',');
   const unknown = floors.find((floor) => !(FLOOR_MODES as readonly string[]).includes(floor));
   if (unknown !== undefined) throw new Error(`--floors takes none or some of ${FLOOR_MODES.join(',')}, not ${unknown}.`);
-  runDaemonParts({
+  const count = (flag: string, fallback: number, least: number): number => {
+    const given = values(args, flag)[0];
+    const value = given === undefined ? fallback : Number(given);
+    if (!Number.isInteger(value) || value < least) throw new Error(`${flag} takes a whole number from ${least}, not ${given}.`);
+    return value;
+  };
+  const taken = new Set<string>(['daemon', 'stock', ...floors]);
+  for (const name of Object.keys(variants)) {
+    if (taken.has(name)) throw new Error(`A variant cannot be called ${name}: that name is a side of its own (daemon, stock and the floors).`);
+  }
+  return {
     variants,
-    rounds: Number(values(args, '--rounds')[0] ?? 6),
-    steadyCalls: Number(values(args, '--steady-calls')[0] ?? 4_000),
-    rate: Number(values(args, '--rate')[0] ?? 250),
+    rounds: count('--rounds', 6, 1),
+    steadyCalls: count('--steady-calls', 4_000, 1),
+    rate: count('--rate', 250, 1),
     floors: floors as FloorMode[],
-    closedCalls: Number(values(args, '--closed-calls')[0] ?? 0),
+    closedCalls: count('--closed-calls', 0, 0),
     syscalls: args.includes('--syscalls'),
-    log: (line) => console.log(line),
-  }).catch((error: unknown) => {
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  exitUnlessBenchArgsRun(args, FLAGS);
+  let options: PartsOptions;
+  try {
+    options = optionsOf(args);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\nUsage:\n${FLAGS.usage}\n`);
+    process.exit(2);
+  }
+  runDaemonParts({ ...options, log: (line) => console.log(line) }).catch((error: unknown) => {
     console.error('median-dev bench:daemon-parts failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     process.exitCode = 1;
   });

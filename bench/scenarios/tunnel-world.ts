@@ -46,7 +46,7 @@ export interface TunnelWorld {
   restartStock(): Promise<void>;
   /** The floors (bench/floor-tunnel.ts), each its own process on the same tunnel server: their Host headers and handles. */
   floors: Partial<Record<FloorMode, { host: string; handle: ServerHandle }>>;
-  /** More daemons on the same tunnel server, each started with its variant's extra `start` flags (its own project and dev server). */
+  /** More daemons on the same tunnel server, each started with its variant's extra `start` flags or from another build's bin (its own project, dev server and emulator org, same key). */
   variants: Record<string, { host: string; daemon: SoakDaemon }>;
   /** The tool signing secret the daemon checks (derived from the emulator's key). */
   secret: Uint8Array;

@@ -22,3 +22,17 @@ describe('the benches answer --help and refuse unknown flags without running', (
     expect(bad.stderr).toContain('--no-such-flag');
   });
 });
+
+describe('daemon-parts refuses bad values before it starts anything', () => {
+  it.each([
+    [['--rounds', 'x'], '--rounds'],
+    [['--variant', 'stock='], 'stock'],
+    [['--variant-bin', 'old=/nowhere/median-dev.js'], '/nowhere/median-dev.js'],
+    [['--floors', 'proxy,nosuch'], 'nosuch'],
+  ])('%j', (args, named) => {
+    const bad = runBench('daemon-parts', args);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(named);
+    expect(bad.stderr).toContain('Usage:');
+  });
+});
