@@ -40,20 +40,17 @@ export function toStartFlags(options: Record<string, unknown>): StartFlags {
 
 export async function runStart(command: string[], options: Record<string, unknown>, io: CliIo): Promise<void> {
   const flags = toStartFlags(options);
-  // The daemon's modules (most of what start loads) load while the config is resolved; the key's line comes before them.
-  const loadingDaemon = import('../../daemon/start-daemon.js');
-  loadingDaemon.catch(() => undefined); // awaited below; a config error must not leave it unhandled
   const config = await resolveStartConfig(flags, { env: io.env, cwd: io.cwd, isTTY: io.isTTY && io.isInteractive });
   // Without the TUI the events are lines, and the lines of a busy moment leave in one write (coalesced-output.ts).
   const lines = config.tui ? undefined : coalesceOutput(io, { windowMs: EVENT_LINES_WINDOW_MS });
   try {
-    await startAndRun(command, flags, config, loadingDaemon, lines?.io ?? io, lines?.flush);
+    await startAndRun(command, flags, config, lines?.io ?? io, lines?.flush);
   } finally {
     lines?.close();
   }
 }
 
-async function startAndRun(command: string[], flags: StartFlags, config: StartConfig, loadingDaemon: Promise<typeof import('../../daemon/start-daemon.js')>, io: CliIo, flush: (() => void) | undefined): Promise<void> {
+async function startAndRun(command: string[], flags: StartFlags, config: StartConfig, io: CliIo, flush: (() => void) | undefined): Promise<void> {
   // The env file's settle (two reads 40 ms apart) runs now, beside the daemon's load and the tunnel's registration, not after the tunnel opened.
   const settledEnvFile = config.envFile ? settleEnvFileEarly(config.envFile) : undefined;
   io.addSecrets?.(secretsToMask({ medianKey: config.medianKey, toolSecret: config.toolSecret, ngrokAuthtoken: config.ngrokAuthtoken }));
@@ -63,7 +60,9 @@ async function startAndRun(command: string[], flags: StartFlags, config: StartCo
   sayWhereTheKeyCameFrom(config, io);
   // The route asks the Median API named by its own MEDIAN_API_URL: --median-api has to reach it too.
   const baseEnv = flags.medianApi === undefined ? io.env : { ...io.env, MEDIAN_API_URL: config.medianApi };
-  const { startDaemon } = await loadingDaemon;
+  // The daemon's modules (most of what start loads) load after the key's line: in the bundle the import() is a
+  // require() that holds the main thread for its whole load, so begun earlier it only held that first line back.
+  const { startDaemon } = await import('../../daemon/start-daemon.js');
   // Without the TUI the lines print as the events happen, the start's own included (the tunnel and the dev server start before it resolves).
   const onEvent = config.tui ? undefined : eventLinePrinter(io, { json: config.json, config, ...(flush ? { flush } : {}) });
   const startWith = (startConfig: Readonly<StartConfig>) =>

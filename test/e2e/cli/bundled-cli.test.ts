@@ -13,6 +13,7 @@ import { useDemo } from '../../helpers/use-demo.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const RECORD_IMPORTS = fileURLToPath(new URL('../../helpers/record-imports.mjs', import.meta.url));
+const MARK_CHUNK_LOADS = fileURLToPath(new URL('../../helpers/mark-chunk-loads.cjs', import.meta.url));
 /** What only the daemon (and `calls -f`, the TUI) needs: a lookup starts without them. */
 const HEAVY_PACKAGES = ['blessed', 'ws', 'chokidar', 'http-proxy-3'];
 /** Bundled into dist/bin/ (rolldown.config.mjs): never loaded from node_modules. */
@@ -82,6 +83,19 @@ describe('the bundled CLI (package.json bin)', () => {
       // A handful of files instead of the ~70 modules the unbundled CLI loads for a lookup.
       expect(files.length, `${name}: ${files.join(' ')}`).toBeLessThanOrEqual(5);
     }
+    expect(await run.stop('SIGINT')).toBe(0);
+  }, 90_000);
+
+  it("start --json prints the key's line before it loads the daemon's chunk (a require() that holds the main thread)", async () => {
+    const world = await useE2eWorld();
+    const run = world.start({ args: ['--no-inspector'], entry: BUNDLED_CLI_PATH, env: { NODE_OPTIONS: `--require ${MARK_CHUNK_LOADS}` } });
+    await waitForEventAfter(run, 0, 'endpoint', { action: 'synced' }, 30_000);
+    const events = run.events();
+    const keyLine = events.findIndex((e) => isEvent(e, 'log') && String(e.message).startsWith('MEDIAN_KEY '));
+    const daemonChunk = events.findIndex((e) => isEvent(e, 'test-chunk-loading', { chunk: 'daemon' }));
+    expect(daemonChunk, 'the hook did mark the daemon chunk').toBeGreaterThan(-1);
+    expect(keyLine).toBeGreaterThan(-1);
+    expect(keyLine).toBeLessThan(daemonChunk);
     expect(await run.stop('SIGINT')).toBe(0);
   }, 90_000);
 
