@@ -36,8 +36,11 @@ import { defineConfig } from 'rolldown';
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const ENTRY = `${ROOT}src/cli/main.ts`;
 const DAEMON = `${ROOT}src/daemon/start-daemon.ts`;
-/** Packages (imported statically) that only the daemon, replay and `calls -f` need. */
-const HEAVY_PACKAGES = new Set(['chokidar', 'http-proxy-3']);
+/**
+ * Packages (imported statically) that only the daemon and `calls -f` need. (http-proxy-3 was one; the
+ * proxy now loads it with import() at the first WebSocket upgrade, src/proxy/http-proxy.ts.)
+ */
+const HEAVY_PACKAGES = new Set(['chokidar']);
 /** Packages bundled into dist/bin/ (with their subpaths); every other one stays external. */
 const BUNDLED_PACKAGES = ['commander', 'dotenv'];
 const isBundledPackage = (id) => BUNDLED_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
@@ -194,7 +197,7 @@ function tiersOf(graph, dynamicRoots) {
   const daemon = closureOf(graph, [DAEMON]);
   for (const id of daemon) if (!others.has(id) && !chunkOf.has(id)) chunkOf.set(id, 'daemon');
   // What the daemon shares with other commands (doctor's tunnel checks, replay's proxy, …) in one chunk, but
-  // for what loads a heavy package (http-proxy-3, chokidar): a command needing one of the others must not load it.
+  // for what loads a heavy package (chokidar): a command needing one of the others must not load it.
   const heavy = new Set([...graph.keys()].filter((id) => [...closureOf(graph, [id])].some((dep) => graph.get(dep).some((pkg) => HEAVY_PACKAGES.has(pkg)))));
   for (const id of daemon) if (!chunkOf.has(id) && !heavy.has(id)) chunkOf.set(id, 'parts');
   return chunkOf;

@@ -20,7 +20,10 @@
  *
  * WebSocket upgrades (a dev server's hot reload) still go through
  * http-proxy-3's `ws` pass on a Node keep-alive agent: they are not calls,
- * and its upgrade handling earns its place there.
+ * and its upgrade handling earns its place there. The library loads at the
+ * first upgrade, not with the daemon: its ~15 files took ~14 ms of the
+ * start's critical path (the proxy listens, then the tunnel registers), and a
+ * tool route with no hot reload never needs them.
  *
  * A target named `localhost` is connected to as given: Node 20 tries every
  * address the name resolves to (`::1` and `127.0.0.1`, happy eyeballs,
@@ -31,7 +34,7 @@ import { Agent as HttpAgent, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createProxyServer, type ProxyServer, type ServerOptions } from 'http-proxy-3';
+import type { ProxyServer, ServerOptions } from 'http-proxy-3';
 import { releaseRequest, requestHead, UpstreamPool, type UpstreamHandlers, type UpstreamTarget } from './upstream-pool.js';
 import { targetBasePath, upstreamPath } from './upstream-path.js';
 
@@ -75,6 +78,9 @@ export interface Forwarder {
 export function releaseForwarded(req: IncomingMessage): void {
   releaseRequest(req);
 }
+
+/** What the upgrades use of http-proxy-3, loaded at the first one. */
+type ProxyLibrary = Pick<typeof import('http-proxy-3'), 'createProxyServer'>;
 
 /** What a target needs per request, computed once per target. */
 interface TargetPlan extends UpstreamTarget {
@@ -138,7 +144,10 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
    * agent in its own options.
    */
   const proxies = new Map<string, ProxyServer>();
-  const proxyFor = (target: URL): ProxyServer => {
+  let library: ProxyLibrary | undefined;
+  let loadingLibrary: Promise<ProxyLibrary> | undefined;
+  let isClosed = false;
+  const proxyFor = ({ createProxyServer }: ProxyLibrary, target: URL): ProxyServer => {
     let proxy = proxies.get(target.href);
     if (proxy) return proxy;
     const serverOptions: ServerOptions = {
@@ -197,9 +206,25 @@ export function createForwarder(options: ForwarderOptions = {}): Forwarder {
       return key !== undefined && ownConnections.has(key);
     },
     upgrade(req, socket, head, target, onError) {
-      proxyFor(target).ws(req, socket, head, undefined, (error) => onError(error));
+      const pass = (loaded: ProxyLibrary) => proxyFor(loaded, target).ws(req, socket, head, undefined, (error) => onError(error));
+      if (library) return pass(library);
+      // The socket waits unread meanwhile: its bytes stay in its buffer for the pass.
+      const loading = (loadingLibrary ??= import('http-proxy-3'));
+      loading.then(
+        (loaded) => {
+          library = loaded;
+          if (isClosed || socket.destroyed) return void socket.destroy();
+          pass(loaded);
+        },
+        (error: unknown) => {
+          loadingLibrary = undefined; // a later upgrade tries again
+          socket.destroy();
+          onError(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
     },
     close() {
+      isClosed = true;
       pool.close();
       httpAgent?.destroy();
       httpsAgent?.destroy();

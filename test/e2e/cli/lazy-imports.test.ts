@@ -48,13 +48,14 @@ describe('median-dev: each command loads only what it uses', () => {
     for (const part of ['tunnel-server', 'tunnel', 'daemon', 'proxy']) expect(text.includes(`/src/${part}/`), part).toBe(false);
   }, 30_000);
 
-  it('a running daemon: start --json --no-tui --no-inspector loads no blessed, no ws, no inspector server; calls, show, endpoints and doctor none of the daemon', async () => {
+  it('a running daemon: start --json --no-tui --no-inspector loads no blessed, no ws, no http-proxy-3 (no upgrade came), no inspector server; calls, show, endpoints and doctor none of the daemon', async () => {
     const world = await useE2eWorld();
     const file = join(world.projectDir, 'imports-start.txt');
     const cli = world.start({ args: ['--no-tui', '--no-inspector'], env: recordingEnv(file) });
     const synced = await waitForEventAfter(cli, 0, 'endpoint', { action: 'synced' }, 30_000);
     const start = await loadedBy(file);
-    expect(start.packages.has('http-proxy-3')).toBe(true); // the daemon ran: its proxy was loaded
+    expect(start.text.includes('/src/proxy/recording-proxy.js'), 'the daemon ran: its proxy was loaded').toBe(true);
+    expect(start.packages.has('http-proxy-3'), 'http-proxy-3 waits for a WebSocket upgrade').toBe(false);
     expect(start.packages.has('ws')).toBe(false); // its control channel loads ws at its first client's upgrade only (nobody attached here)
     expect(start.packages.has('blessed')).toBe(false);
     expect(start.text.includes('/src/inspector-server/'), 'inspector server').toBe(false);

@@ -205,4 +205,31 @@ describe('WebSockets', () => {
     await proxy.close();
     await closed;
   });
+
+  it('keeps the bytes a client sends before its upgrade is passed on (http-proxy-3 loads at the first upgrade)', async () => {
+    const target = await useHttpServer((_req, res) => res.end());
+    const wss = new WebSocketServer({ server: target.server });
+    useTeardown(wss, (w) => new Promise((resolve) => w.close(resolve)));
+    const received: string[] = [];
+    const twoMessages = new Promise<void>((resolve) => wss.on('connection', (ws) => ws.on('message', (data) => received.push(String(data)) === 2 && resolve())));
+    const proxy = useTeardown(await startRecordingProxy({ target: target.url, route: ROUTE, onRecord() {} }), (p) => p.close());
+
+    // A raw client that does not wait for the 101: one frame in the upgrade's own write (the upgrade's head), one right after.
+    const socket = useTeardown(connect(Number(new URL(proxy.url).port), '127.0.0.1'), (s) => s.destroy());
+    await once(socket, 'connect');
+    const upgrade = ['GET /_next/webpack-hmr HTTP/1.1', `Host: ${new URL(proxy.url).host}`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13', '', ''].join('\r\n');
+    socket.write(Buffer.concat([Buffer.from(upgrade), maskedTextFrame('first')]));
+    socket.write(maskedTextFrame('second'));
+
+    await twoMessages;
+    expect(received).toEqual(['first', 'second']);
+  });
 });
+
+/** A client's WebSocket text frame (FIN, masked, under 126 bytes), as RFC 6455 §5.2 lays it out. */
+function maskedTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const mask = Buffer.from([0x12, 0x34, 0x56, 0x78]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
+}
