@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createEndpointKeeper, type ProjectMemory, type RouteConnectOutcome } from '../../../src/endpoints/index.js';
+import { createEndpointKeeper, GUARD_LIST_REUSE_MS, type ProjectMemory, type RouteConnectOutcome } from '../../../src/endpoints/index.js';
+import { createMedianApiClient, type MedianApiClient } from '../../../src/median/index.js';
+import { advanceShortWaitsUntil } from '../../helpers/advance-short-waits.js';
+import { createManualClock, type ManualClock } from '../../helpers/manual-clock.js';
 import type { NewDaemonEvent } from '../../../src/events/index.js';
 import { errorCode } from '../../../src/shared/errors.js';
 import { manifestOf, useEmulator, useManifestServer, type ManifestServer, type TestEmulator } from '../../helpers/use-emulator.js';
@@ -39,8 +42,9 @@ function connectingRoute(world: Pick<KeeperWorld, 'median'>, toolsUrl: () => str
   };
 }
 
-async function useKeeper(options: { autoFix?: boolean; memory?: ProjectMemory } = {}): Promise<KeeperWorld> {
+async function useKeeper(options: { autoFix?: boolean; memory?: ProjectMemory; clock?: ManualClock; api?: (median: TestEmulator) => () => MedianApiClient } = {}): Promise<KeeperWorld> {
   const median = await useEmulator();
+  const api = options.api?.(median) ?? (() => median.client);
   const route = await useManifestServer();
   for (const path of ['/a/median', '/b/median', '/c/median']) route.serve(path, { body: manifestOf(...TOOLS) });
   let target = '';
@@ -53,7 +57,8 @@ async function useKeeper(options: { autoFix?: boolean; memory?: ProjectMemory } 
   } as KeeperWorld;
   world.openRoute = connectingRoute(world, () => target);
   world.keeper = createEndpointKeeper({
-    api: () => median.client,
+    api,
+    ...(options.clock ? { clock: options.clock } : {}),
     readMemory: async () => ({ ...world.memory }),
     remember: async (patch) => {
       world.memory = { ...world.memory, ...patch, tunnelUrls: [...(world.memory.tunnelUrls ?? []), patch.toolsUrl] };
@@ -203,5 +208,91 @@ describe('the endpoint keeper (a new tunnel URL for a project that has an endpoi
     // No Change endpoint (auto-fix off): a second endpoint, whose clash is reported, not healed.
     expect(world.endpointActions()).toEqual(['connected', 'sync-failed', 'clash']);
     expect(await world.median.client.listEndpoints()).toHaveLength(2);
+  });
+});
+
+/** Median API clients of the emulator's keys that log each request they send (`GET /v1/tool-endpoints`). */
+function loggingClients(median: TestEmulator): { sent: string[]; client: (key: string) => MedianApiClient } {
+  const sent: string[] = [];
+  const logging: typeof fetch = (input, init) => {
+    sent.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+    return fetch(input, init);
+  };
+  return { sent, client: (key) => createMedianApiClient({ baseUrl: median.emulator.url, key, timeoutMs: 5_000, fetch: logging }) };
+}
+
+const LIST = 'GET /v1/tool-endpoints';
+
+describe("the endpoint keeper decides on the production guard's fresh list", () => {
+  /** A keeper whose Median requests are logged, and whose route notes how many list reads came before it was opened (ensure's decision). */
+  async function useLoggingKeeper(options: { clock?: ManualClock } = {}) {
+    let clients!: ReturnType<typeof loggingClients>;
+    let current!: MedianApiClient;
+    const world = await useKeeper({
+      ...options,
+      api: (median) => {
+        clients = loggingClients(median);
+        current = clients.client(median.emulator.key);
+        return () => current;
+      },
+    });
+    let listsBeforeOpen: number | undefined;
+    const connect = world.openRoute;
+    world.openRoute = () => {
+      listsBeforeOpen ??= clients.sent.filter((request) => request === LIST).length;
+      return connect();
+    };
+    return { world, sent: () => clients.sent, listsBeforeOpen: () => listsBeforeOpen, useNewClient: () => (current = clients.client(world.median.emulator.key)) };
+  }
+
+  it('ensure right after the guard reads no list of its own: one read for both', async () => {
+    const { world, listsBeforeOpen } = await useLoggingKeeper();
+    const url = world.url('/a/median');
+
+    expect(await world.keeper.productionGuard(url)).toMatchObject({ kind: 'proceed' });
+    const endpoint = await world.ensure(url);
+
+    expect(endpoint).toMatchObject({ url, status: 'synced' });
+    expect(world.endpointActions()).toEqual(['connected', 'synced']);
+    expect(listsBeforeOpen()).toBe(1);
+  });
+
+  it(`reads the list again when the guard's is older than ${GUARD_LIST_REUSE_MS} ms (a dev server slow to start)`, async () => {
+    const clock = createManualClock();
+    const { world, listsBeforeOpen } = await useLoggingKeeper({ clock });
+    const url = world.url('/a/median');
+
+    await world.keeper.productionGuard(url);
+    clock.advance(GUARD_LIST_REUSE_MS + 1);
+    expect(await advanceShortWaitsUntil(clock, world.ensure(url))).toMatchObject({ url, status: 'synced' });
+
+    expect(listsBeforeOpen()).toBe(2);
+  });
+
+  it('changes the endpoint on the guard\'s list alone, but reads its own for another key (a rotation swapped the client)', async () => {
+    const { world, sent, useNewClient } = await useLoggingKeeper();
+    await world.ensure(world.url('/a/median'));
+
+    await world.keeper.productionGuard(world.url('/b/median'));
+    let from = sent().length;
+    expect(await world.ensure(world.url('/b/median'))).toMatchObject({ url: world.url('/b/median'), status: 'synced' });
+    expect(sent()[from]).toMatch(/^PATCH \/v1\/tool-endpoints\//); // the change, decided on the guard's list
+
+    await world.keeper.productionGuard(world.url('/c/median'));
+    useNewClient();
+    from = sent().length;
+    expect(await world.ensure(world.url('/c/median'))).toMatchObject({ url: world.url('/c/median'), status: 'synced' });
+    expect(sent().slice(from, from + 2)).toEqual([LIST, expect.stringMatching(/^PATCH /)]);
+  });
+
+  it('uses a guard\'s list once: a second ensure reads its own', async () => {
+    const { world, sent } = await useLoggingKeeper();
+    await world.ensure(world.url('/a/median'));
+    await world.keeper.productionGuard(world.url('/b/median'));
+    await world.ensure(world.url('/b/median'));
+
+    const from = sent().length;
+    expect(await world.ensure(world.url('/c/median'))).toMatchObject({ url: world.url('/c/median'), status: 'synced' });
+    expect(sent()[from]).toBe(LIST);
   });
 });
