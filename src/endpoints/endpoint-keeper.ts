@@ -16,6 +16,7 @@ import { openRouteRetrying, routeUrlOf, type RouteConnectOutcome } from './route
 import { settleWhileStarting, stillFailingFix } from './starting-retry.js';
 import { mayTouchEndpoint } from './endpoint-trust.js';
 import { decideProductionGuard, type ProductionGuardDecision } from './production-guard.js';
+import { createFreshList } from './fresh-list.js';
 
 export interface EndpointKeeperOptions {
   /** A getter: key rotation swaps the client. */
@@ -67,18 +68,6 @@ export interface EndpointKeeper {
 }
 
 const MAX_HEALS = 5;
-
-/**
- * How old the production guard's endpoint list may be for `ensure` to decide
- * on it instead of asking Median again. A heal asks the guard as the dev
- * server starts and `ensure` once it answers: for a dev server that starts in
- * under this (the example route, Vite, Express) that is one round trip to
- * Median less on every heal (~20 ms on loopback, a round trip to the cloud
- * from a laptop). Nothing of this project changes the list in between; a list
- * someone else changed meanwhile meets the answers a stale one would, handled
- * below (`duplicate_endpoint`, `endpoint_not_found`).
- */
-export const GUARD_LIST_REUSE_MS = 2_000;
 
 export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKeeper {
   const logger = options.logger ?? silentLogger;
@@ -236,21 +225,12 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
     emitError(refusal.code, refusal.message, refusal.hint);
   }
 
-  /** The list the production guard read last, with the client (the key) that read it and when it was asked for. */
-  let guardList: { endpoints: Endpoint[]; askedAt: number; api: MedianApiClient } | undefined;
-
-  /** The guard's list, once, if it was read for the key in use within GUARD_LIST_REUSE_MS. */
-  function takeGuardList(): Endpoint[] | undefined {
-    const list = guardList;
-    guardList = undefined;
-    if (!list || list.api !== options.api() || clock.now() - list.askedAt > GUARD_LIST_REUSE_MS) return undefined;
-    return list.endpoints;
-  }
-
+  /** The production guard's list, for the `ensure` right after it (fresh-list.ts). */
+  const guardList = createFreshList(clock);
   async function ensure(toolsUrl: string): Promise<Endpoint | undefined> {
     const askedAt = clock.now();
     const memory = await options.readMemory();
-    const endpoints = takeGuardList() ?? (await withRetry('reading the endpoint list', () => options.api().listEndpoints()));
+    const endpoints = guardList.take(options.api()) ?? (await withRetry('reading the endpoint list', () => options.api().listEndpoints()));
     let endpoint = endpoints.find((e) => e.url === toolsUrl);
     if (endpoint) {
       if (endpoint.id !== memory.endpointId) {
@@ -308,13 +288,9 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
 
   /** The production guard's facts for the key in use (its organisation's endpoints, this project's memory), decided by the pure `decideProductionGuard`; asked before every connect. */
   async function productionGuard(toolsUrl?: string): Promise<ProductionGuardDecision> {
-    const api = options.api();
-    const askedAt = clock.now();
-    const [memory, endpoints] = await Promise.all([
-      options.readMemory(),
-      withRetry('reading the endpoint list', () => api.listEndpoints()),
-    ]);
-    guardList = { endpoints, askedAt, api };
+    const [api, askedAt] = [options.api(), clock.now()];
+    const [memory, endpoints] = await Promise.all([options.readMemory(), withRetry('reading the endpoint list', () => api.listEndpoints())]);
+    guardList.keep(endpoints, askedAt, api);
     return decideProductionGuard(endpoints, memory, { ...(toolsUrl === undefined ? {} : { toolsUrl }), tunnelDomains });
   }
 

@@ -1,6 +1,7 @@
 // src/endpoints: keeping Median's endpoint right: change, connect, adopt, heal clashes; whose each endpoint is; the production guard.
 // Layer: a part. May import: src/events, src/median, src/config, src/presentation, src/shared, src/platform.
-export { createEndpointKeeper, GUARD_LIST_REUSE_MS, type EndpointKeeper, type EndpointKeeperOptions } from './endpoint-keeper.js';
+export { createEndpointKeeper, type EndpointKeeper, type EndpointKeeperOptions } from './endpoint-keeper.js';
+export { GUARD_LIST_REUSE_MS } from './fresh-list.js';
 export type { RouteConnectOutcome } from './route-connect-retry.js';
 export { classifyEndpoints, ourEndpoints, type ClassifiedEndpoint, type ProjectMemory } from './classify-endpoints.js';
 export { foreignOwnerOf, isTunnelUrl, ownerOf, OWNER_LABELS, TUNNEL_DOMAINS, type EndpointOwner } from './endpoint-owner.js';
