@@ -2,13 +2,17 @@
 // rolldown (rolldown.config.mjs). The rest of the suite runs the unbundled dist/src/cli/main.js; these
 // tests run the bundle itself, so what only bundling changes is proved here: the shebang carried
 // over, files found from the package's root (the inspector's page), each import() still lazy.
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
 import { BUNDLED_CLI_PATH, spawnCli } from '../../helpers/cli-harness.js';
 import { isEvent, useE2eWorld, useTempDir, waitForEventAfter, type E2eWorld } from '../../helpers/e2e-world.js';
 import { pasteCommand } from '../../helpers/paste-command.js';
+import { useHttpServer } from '../../helpers/use-http-server.js';
+import { useTeardown } from '../../helpers/use-teardown.js';
 import { useDemo } from '../../helpers/use-demo.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -98,6 +102,25 @@ describe('the bundled CLI (package.json bin)', () => {
     expect(keyLine).toBeLessThan(daemonChunk);
     expect(await run.stop('SIGINT')).toBe(0);
   }, 90_000);
+
+  it('forwards a WebSocket upgrade to the dev server (http-proxy-3, loaded by import() from the CommonJS bundle at the first one)', async () => {
+    const world = await useE2eWorld();
+    const devServer = await useHttpServer((_req, res) => res.end());
+    const wss = new WebSocketServer({ server: devServer.server });
+    useTeardown(wss, (w) => new Promise((resolve) => w.close(resolve)));
+    wss.on('connection', (ws) => ws.on('message', (data) => ws.send(`echo:${String(data)}`)));
+    // No child command: the dev server is this one, named by the last --target.
+    const run = spawnCli(world.startArgs(['--no-inspector', '--target', devServer.url]), { cwd: world.projectDir, entry: BUNDLED_CLI_PATH, env: { MEDIAN_API_URL: world.emulator.url } });
+    const proxy = await run.waitForEvent((e) => isEvent(e, 'proxy'), 30_000);
+
+    const client = new WebSocket(`${String(proxy.url).replace('http', 'ws')}/_next/webpack-hmr`);
+    useTeardown(client, (c) => c.terminate());
+    await once(client, 'open');
+    client.send('hi');
+    const [reply] = (await once(client, 'message')) as [Buffer];
+    expect(String(reply)).toBe('echo:hi');
+    expect(await run.stop('SIGINT')).toBe(0);
+  }, 60_000);
 
   it('demo finds its example route from the package root, and its second-terminal line runs the bundle as printed', async () => {
     const demo = await useDemo({ intervalMs: 200, entry: BUNDLED_CLI_PATH });
