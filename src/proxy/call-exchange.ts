@@ -66,15 +66,23 @@ export interface ExchangeContext {
   holdsAnswers: boolean;
 }
 
-const EXCHANGE = Symbol('median-dev.exchange');
-type Tagged = { [EXCHANGE]?: CallExchange };
+/**
+ * Each request and answer stream's exchange, for the shared listeners below.
+ * A WeakMap, not a property added to Node's objects: an added property gives
+ * them a map (hidden class) of their own, which dies at the next full GC once
+ * no stream has it (the daemon idle for a while), and every optimised function
+ * that had seen it (Node's HTTP server and streams, our proxy) is thrown away
+ * at once and compiled again under the next calls (V8's "weak objects"
+ * deoptimisation).
+ */
+const exchanges = new WeakMap<object, CallExchange>();
 
-function exchangeOf(stream: unknown): CallExchange | undefined {
-  return (stream as Tagged)[EXCHANGE];
+function exchangeOf(stream: object): CallExchange | undefined {
+  return exchanges.get(stream);
 }
 
-function untag(stream: unknown): void {
-  (stream as Tagged)[EXCHANGE] = undefined;
+function untag(stream: object): void {
+  exchanges.delete(stream);
 }
 
 // Shared stream listeners (`this` is the stream).
@@ -167,8 +175,8 @@ export class CallExchange implements ForwardHandlers, InFlightLinks<CallExchange
     this.requestHeaders = init.headers;
     this.replayOf = init.replayOf;
     this.requestBody = new BodyCapture(ctx.recordBodyBytes);
-    (init.req as Tagged)[EXCHANGE] = this;
-    (init.res as Tagged)[EXCHANGE] = this;
+    exchanges.set(init.req, this);
+    exchanges.set(init.res, this);
     init.req.on('data', onRequestData);
     init.req.on('end', onRequestEnd);
     init.req.on('close', onRequestEnd);

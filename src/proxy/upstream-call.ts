@@ -51,11 +51,15 @@ export interface CallQueue {
 }
 
 const CHUNKED = /(?:^|\W)chunked(?:$|\W)/i;
-/** The connection a socket belongs to (set by upstream-pool.ts). */
-export const CONNECTION = Symbol('median-dev.upstream-connection');
-const CALL = Symbol('median-dev.upstream-call');
-type OnSocket = { [CONNECTION]?: CallConnection | undefined };
-type OnRequest = { [CALL]?: UpstreamCall | undefined };
+/**
+ * The connection a socket belongs to (set by upstream-pool.ts), and the call a
+ * request feeds. WeakMaps, not properties added to Node's sockets and
+ * requests: an added property gives them a map of their own, which dies at a
+ * full GC once no such object is left (the daemon idle a while), and every
+ * optimised function that had seen it is thrown away at once (call-exchange.ts).
+ */
+export const socketConnections = new WeakMap<Socket, CallConnection>();
+const requestCalls = new WeakMap<IncomingMessage, UpstreamCall>();
 const FINAL_CHUNK = Buffer.from('0\r\n\r\n', 'latin1');
 const CRLF = Buffer.from('\r\n', 'latin1');
 
@@ -90,7 +94,7 @@ export class UpstreamCall implements UpstreamAnswer {
     const headers = req.headers;
     this.isChunked = headers['content-length'] === undefined && headers['transfer-encoding'] !== undefined && CHUNKED.test(String(headers['transfer-encoding']));
     this.hasBody = this.isChunked || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
-    (req as OnRequest)[CALL] = this;
+    requestCalls.set(req, this);
     req.on('error', onRequestError);
     if (this.hasBody) {
       req.on('data', onRequestData);
@@ -125,7 +129,7 @@ export class UpstreamCall implements UpstreamAnswer {
     req.off('data', onRequestData);
     req.off('end', onRequestEnd);
     req.off('error', onRequestError);
-    (req as OnRequest)[CALL] = undefined;
+    requestCalls.delete(req);
   }
 
   /** Fails the call once, with `error`. */
@@ -172,14 +176,14 @@ export class UpstreamCall implements UpstreamAnswer {
 }
 
 function onRequestData(this: IncomingMessage, chunk: Buffer): void {
-  (this as OnRequest)[CALL]?.write(chunk);
+  requestCalls.get(this)?.write(chunk);
 }
 function onRequestEnd(this: IncomingMessage): void {
-  (this as OnRequest)[CALL]?.endRequest();
+  requestCalls.get(this)?.endRequest();
 }
 /** As http-proxy-3 did: the caller gone with a reset ends the call to the dev server too. */
 function onRequestError(this: IncomingMessage, error: Error & { code?: string }): void {
-  const call = (this as OnRequest)[CALL];
+  const call = requestCalls.get(this);
   if (!call) return;
   const handlers = call.handlers;
   if (this.socket.destroyed && error.code === 'ECONNRESET') {
@@ -190,13 +194,13 @@ function onRequestError(this: IncomingMessage, error: Error & { code?: string })
   handlers.onError(error);
 }
 function onSocketDrain(this: Socket): void {
-  const call = (this as OnSocket)[CONNECTION]?.call;
+  const call = socketConnections.get(this)?.call;
   if (!call) return;
   call.draining = false;
   call.req.resume();
 }
 /** The call of `req` no longer feeds it: its listeners go and a late event finds no call (the connection finishes on its own). */
 export function releaseRequest(req: IncomingMessage): void {
-  (req as OnRequest)[CALL]?.release();
+  requestCalls.get(req)?.release();
 }
 

@@ -20,7 +20,7 @@ import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import { AnswerFramingError, AnswerParser, type AnswerEvents, type AnswerHead } from './answer-parser.js';
-import { CONNECTION, hangUp, UpstreamCall, type UpstreamHandlers, type UpstreamTarget } from './upstream-call.js';
+import { socketConnections, hangUp, UpstreamCall, type UpstreamHandlers, type UpstreamTarget } from './upstream-call.js';
 
 export type { UpstreamAnswer, UpstreamHandlers, UpstreamTarget } from './upstream-call.js';
 export { releaseRequest } from './upstream-call.js';
@@ -33,22 +33,23 @@ export interface UpstreamPoolOptions {
   onConnection(socket: Socket): void;
 }
 
-type OnSocket = { [CONNECTION]?: UpstreamConnection | undefined };
+/** The pool's own connection of a socket (only the pool puts sockets in socketConnections). */
+const connectionOf = (socket: Socket): UpstreamConnection | undefined => socketConnections.get(socket) as UpstreamConnection | undefined;
 
 function onSocketData(this: Socket, chunk: Buffer): void {
-  (this as OnSocket)[CONNECTION]?.data(chunk);
+  connectionOf(this)?.data(chunk);
 }
 function onSocketEnd(this: Socket): void {
-  (this as OnSocket)[CONNECTION]?.ended();
+  connectionOf(this)?.ended();
 }
 function onSocketError(this: Socket, error: Error): void {
-  (this as OnSocket)[CONNECTION]?.broken(error);
+  connectionOf(this)?.broken(error);
 }
 function onSocketClose(this: Socket): void {
-  (this as OnSocket)[CONNECTION]?.ended();
+  connectionOf(this)?.ended();
 }
 function onSocketTimeout(this: Socket): void {
-  const connection = (this as OnSocket)[CONNECTION];
+  const connection = connectionOf(this);
   if (connection?.call === undefined) this.destroy();
 }
 function uncork(socket: Socket): void {
@@ -67,7 +68,7 @@ class UpstreamConnection implements AnswerEvents {
     readonly socket: Socket,
     readonly target: UpstreamTarget,
   ) {
-    (socket as OnSocket)[CONNECTION] = this;
+    socketConnections.set(socket, this);
     socket.on('data', onSocketData);
     socket.on('end', onSocketEnd);
     socket.on('error', onSocketError);
