@@ -288,7 +288,8 @@ export function createEndpointKeeper(options: EndpointKeeperOptions): EndpointKe
 
   /** The production guard's facts for the key in use (its organisation's endpoints, this project's memory), decided by the pure `decideProductionGuard`; asked before every connect. */
   async function productionGuard(toolsUrl?: string): Promise<ProductionGuardDecision> {
-    const [api, askedAt] = [options.api(), clock.now()];
+    const api = options.api();
+    const askedAt = clock.now();
     const [memory, endpoints] = await Promise.all([options.readMemory(), withRetry('reading the endpoint list', () => api.listEndpoints())]);
     guardList.keep(endpoints, askedAt, api);
     return decideProductionGuard(endpoints, memory, { ...(toolsUrl === undefined ? {} : { toolsUrl }), tunnelDomains });
