@@ -1,4 +1,4 @@
-import { CONNECT_MESSAGES } from '../../src/median/index.js';
+import { CONNECT_MESSAGES } from '../../src/median/messages.js';
 
 /** A status and a JSON body, ready to send. */
 export interface RouteAnswer {

@@ -1,4 +1,4 @@
-import type { InputSchema } from '../../src/median/index.js';
+import type { InputSchema } from '../../src/median/protocol.js';
 
 /**
  * A tiny input-field builder like the one in @mediansh/agent-tools:

@@ -1,4 +1,4 @@
-import { INVALID_INPUT_MESSAGES as MESSAGES } from '../../src/median/index.js';
+import { INVALID_INPUT_MESSAGES as MESSAGES } from '../../src/median/messages.js';
 import type { Field, FieldMap } from './field-builder.js';
 
 /**

@@ -1,5 +1,5 @@
-import { LOAD_MESSAGES } from '../../src/median/index.js';
-import type { Logger } from '../../src/shared/index.js';
+import { LOAD_MESSAGES } from '../../src/median/messages.js';
+import type { Logger } from '../../src/shared/logger.js';
 import { p } from './field-builder.js';
 import { defineTool, type ToolDefinition } from './tool-definition.js';
 

@@ -7,7 +7,7 @@
  * Environment: PORT (3000), HOST (127.0.0.1), MEDIAN_KEY, MEDIAN_TOOL_SECRET,
  * MEDIAN_TOOLS_URL (this route's public address), MEDIAN_API_URL.
  */
-import type { Logger } from '../../src/shared/index.js';
+import type { Logger } from '../../src/shared/logger.js';
 import { createDemoTools } from './demo-tools.js';
 import { startToolRouteServer } from './start-tool-route-server.js';
 import { navigation, type ToolPlugin } from './plugins.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolRoute, type ToolRouteOptions } from './create-route.js';
-import { ROUTE_MESSAGES } from '../../src/median/index.js';
+import { ROUTE_MESSAGES } from '../../src/median/messages.js';
 
 export interface ToolRouteServerOptions extends ToolRouteOptions {
   /** 0 picks a free port. */

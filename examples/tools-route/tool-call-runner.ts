@@ -1,5 +1,6 @@
-import { ROUTE_MESSAGES, type ToolCall } from '../../src/median/index.js';
-import type { Logger } from '../../src/shared/index.js';
+import { ROUTE_MESSAGES } from '../../src/median/messages.js';
+import type { ToolCall } from '../../src/median/protocol.js';
+import type { Logger } from '../../src/shared/logger.js';
 import type { RouteAnswer } from './connect-endpoint.js';
 import { createIdempotencyCache } from './idempotency-cache.js';
 import { validateInput } from './input-validation.js';

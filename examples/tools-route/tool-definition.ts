@@ -1,4 +1,4 @@
-import type { Risk, Visitor } from '../../src/median/index.js';
+import type { Risk, Visitor } from '../../src/median/protocol.js';
 import type { FieldMap, InputOf } from './field-builder.js';
 
 /** What a tool's `execute` learns about the call besides its input. */
