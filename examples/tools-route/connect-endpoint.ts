@@ -1,4 +1,5 @@
 import { CONNECT_MESSAGES } from '../../src/median/messages.js';
+import type { MedianPost } from './median-post.js';
 
 /** A status and a JSON body, ready to send. */
 export interface RouteAnswer {
@@ -15,7 +16,8 @@ export interface ConnectOptions {
   apiUrl: string;
   /** How many tools the route serves, for the success message. */
   toolCount: number;
-  fetch: typeof fetch;
+  /** How the POST to Median is sent (median-post.ts). */
+  post: MedianPost;
   /** Median gets 10 s to answer. */
   timeoutMs: number;
 }
@@ -71,8 +73,7 @@ export async function connectEndpoint(options: ConnectOptions): Promise<RouteAns
   let status: number;
   let text: string;
   try {
-    const response = await options.fetch(`${options.apiUrl.replace(/\/+$/, '')}/v1/tool-endpoints`, {
-      method: 'POST',
+    ({ status, text } = await options.post(`${options.apiUrl.replace(/\/+$/, '')}/v1/tool-endpoints`, {
       headers: {
         authorization: `Bearer ${options.key}`,
         'content-type': 'application/json',
@@ -80,9 +81,7 @@ export async function connectEndpoint(options: ConnectOptions): Promise<RouteAns
       },
       body: JSON.stringify({ url: toolsUrl }),
       signal: abort.signal,
-    });
-    status = response.status;
-    text = await response.text();
+    }));
   } catch {
     // DNS, refused connection, TLS or the 10 s timeout: all "could not be reached".
     return error(502, 'median_unreachable', CONNECT_MESSAGES.unreachable);

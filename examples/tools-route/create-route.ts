@@ -11,6 +11,7 @@ import type { Manifest } from '../../src/median/protocol.js';
 import { MedianDevError, errorCode } from '../../src/shared/errors.js';
 import { silentLogger, type Logger } from '../../src/shared/logger.js';
 import { connectEndpoint, type RouteAnswer } from './connect-endpoint.js';
+import { postWithFetch, postWithNodeHttp } from './median-post.js';
 import { isField, toInputSchema } from './field-builder.js';
 import { createToolCallRunner } from './tool-call-runner.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -38,7 +39,7 @@ export interface ToolRouteOptions {
   diagnostics?: () => unknown;
   /** Clock for signature checks (ms). */
   now?: () => number;
-  /** Used to call the Median API on connect. */
+  /** Used to call the Median API on connect instead of node:http (median-post.ts). */
   fetch?: typeof fetch;
   /** Where thrown tools and route failures are logged. */
   logger?: Logger;
@@ -137,7 +138,7 @@ export function createToolRoute(options: ToolRouteOptions): ToolRoute {
   const toolSecret = options.toolSecret === '' ? undefined : options.toolSecret;
   const apiUrl = options.apiUrl || DEFAULT_MEDIAN_API_URL;
   const now = options.now ?? Date.now;
-  const fetchMedian = options.fetch ?? globalThis.fetch;
+  const postMedian = options.fetch ? postWithFetch(options.fetch) : postWithNodeHttp;
   const logger = options.logger ?? silentLogger;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const plugins = options.plugins ?? [];
@@ -166,7 +167,7 @@ export function createToolRoute(options: ToolRouteOptions): ToolRoute {
       toolsUrl: options.toolsUrl,
       apiUrl,
       toolCount: tools.length,
-      fetch: fetchMedian,
+      post: postMedian,
       timeoutMs: options.connectTimeoutMs ?? 10_000,
     });
   }

@@ -148,6 +148,41 @@ describe('example route: connect (GET with Authorization: Bearer)', () => {
     expect(answer.body.error.code).toBe('median_unreachable');
   });
 
+  it('answers 502 median_unreachable when Median cuts its answer off', async () => {
+    const cutting = await useHttpServer((_req, res) => {
+      // A head promising 100 bytes, 10 of them, then the connection goes.
+      res.writeHead(201, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"endpoint');
+      setImmediate(() => res.socket?.destroy());
+    });
+    const route = await useToolRoute({ toolsUrl: TOOLS_URL, apiUrl: cutting.url });
+    const answer = await bearerGet(route.url, KEY);
+    expect(answer.status).toBe(502);
+    expect(answer.body.error.code).toBe('median_unreachable');
+  });
+
+  it('answers 502 median_unreachable for an https MEDIAN_API_URL where nothing listens', async () => {
+    const route = await useToolRoute({ toolsUrl: TOOLS_URL, apiUrl: (await refusedOrigin()).replace('http:', 'https:') });
+    const answer = await bearerGet(route.url, KEY);
+    expect(answer.status).toBe(502);
+    expect(answer.body.error.code).toBe('median_unreachable');
+  });
+
+  it('sends the connect through the `fetch` given in its options', async () => {
+    const api = await useMedianApi(201, endpoint(TOOLS_URL));
+    const asked: string[] = [];
+    const countingFetch: typeof fetch = (input, init) => {
+      asked.push(`${init?.method} ${String(input)}`);
+      return fetch(input, init);
+    };
+    const route = await useToolRoute({ toolsUrl: TOOLS_URL, apiUrl: api.url, fetch: countingFetch });
+    const answer = await bearerGet(route.url, KEY);
+    expect(answer.status).toBe(200);
+    expect(answer.body.connected).toBe(true);
+    expect(asked).toEqual([`POST ${api.url}/v1/tool-endpoints`]);
+    expect(api.seen).toEqual([{ method: 'POST', path: '/v1/tool-endpoints', authorization: `Bearer ${KEY}`, body: { url: TOOLS_URL } }]);
+  });
+
   it('treats a GET with a Bearer key as a connect even when it is also signed', async () => {
     const route = await useToolRoute({ toolsUrl: TOOLS_URL });
     const answer = await plainRequest(route.url, {
