@@ -80,6 +80,8 @@ export interface CallStore {
    * indexes were whole. For tests and diagnostics.
    */
   lastLookupLinesRead(): number;
+  /** Bytes of call index the last lookup by id read (0 after a full scan). */
+  lastLookupIndexBytesRead(): number;
 }
 
 const MAX_CANDIDATES = 20;
@@ -141,6 +143,7 @@ export function createCallStore(dataDir: string): CallStore {
     }
   }
   let lookupLinesRead = 0;
+  let lookupIndexBytesRead = 0;
 
   /** A lookup through the call index; the full scan when an index does not match its segment (the segments are the truth). */
   async function throughIndex<T>(indexed: (lookup: IndexedLookup) => Promise<T>, scanned: () => Promise<T>): Promise<T> {
@@ -148,6 +151,7 @@ export function createCallStore(dataDir: string): CallStore {
     try {
       const result = await indexed(lookup);
       lookupLinesRead = lookup.linesRead();
+      lookupIndexBytesRead = lookup.indexBytesRead();
       return result;
     } catch (error) {
       if (!(error instanceof IndexMismatchError)) throw error;
@@ -157,6 +161,7 @@ export function createCallStore(dataDir: string): CallStore {
     linesScanned = 0;
     const result = await scanned();
     lookupLinesRead = linesScanned;
+    lookupIndexBytesRead = 0;
     return result;
   }
 
@@ -182,6 +187,7 @@ export function createCallStore(dataDir: string): CallStore {
   return {
     skippedLines: () => skipped.size,
     lastLookupLinesRead: () => lookupLinesRead,
+    lastLookupIndexBytesRead: () => lookupIndexBytesRead,
     scan: () => recordsNewestFirst(),
 
     async list(query = {}) {
@@ -226,7 +232,7 @@ export function createCallStore(dataDir: string): CallStore {
       if (wanted === '') throw notFound(idOrPrefix);
       return throughIndex(
         async (lookup) => {
-          const record = pickedOf(wanted, await findIndexed(lookup, jsonNeedle, wanted, MAX_CANDIDATES));
+          const record = pickedOf(wanted, await findIndexed(lookup, jsonNeedle, wanted, MAX_CANDIDATES, true));
           return { record, replays: await replaysIndexed(lookup, jsonNeedle, record.id) };
         },
         async () => {

@@ -27,9 +27,18 @@ async function recordOf(lookup: IndexedLookup, needle: Needle, hit: CallHit, hit
 
 export type Found = { record: CallRecord } | { candidates: CallRecord[]; total: number };
 
-/** `findByToolCallId` through the index; `candidates` holds at most `maxCandidates` of a prefix's matches. */
-export async function findIndexed(lookup: IndexedLookup, needle: Needle, wanted: string, maxCandidates: number): Promise<Found> {
-  const hits = await lookup.find(needle(wanted));
+/**
+ * `findByToolCallId` through the index; `candidates` holds at most
+ * `maxCandidates` of a prefix's matches. `withReplays`: the ids of the calls
+ * `wanted` names exactly, and of their replays, are looked for in the same
+ * read (see IndexedLookup.find), for `replaysIndexed` and the repeat lines
+ * after it.
+ */
+export async function findIndexed(lookup: IndexedLookup, needle: Needle, wanted: string, maxCandidates: number, withReplays = false): Promise<Found> {
+  // The calls `wanted` names exactly, then their replays (for their own repeat lines): each one's id.
+  const follow = (hit: IndexHit, isFollowed: boolean): Buffer | undefined =>
+    isCallHit(hit) && (isFollowed ? hit.entry.replayOf !== null : hit.entry.toolCallId === wanted || hit.entry.id === wanted) ? needle(hit.entry.id) : undefined;
+  const hits = await lookup.find(needle(wanted), withReplays ? follow : undefined);
   const picker = createCallPicker<CallHit & CallHit['entry']>(wanted);
   for (const hit of hits) {
     if (isCallHit(hit) && picker.offer({ ...hit, ...hit.entry })) break;

@@ -38,6 +38,52 @@ describe('the call index: lookups by id read the index, not the segments', () =>
     expect(store.lastLookupLinesRead()).toBe(0);
   });
 
+  it('show’s lookup (findWithReplays) reads each index once: the call’s replays and repeat line come from the same read', async () => {
+    const dataDir = await useDataDir();
+    const recorder = await useRecorder(options(dataDir));
+    const { original, replays } = await filledStore(recorder);
+    const names = await indexes(dataDir);
+    // Each index's entry lines: what one search reads (its header line is read apart, when it is opened).
+    let bodies = 0;
+    for (const name of names) {
+      const text = await readFile(join(callsDir(dataDir), name));
+      bodies += text.length - (text.indexOf(0x0a) + 1);
+    }
+    const oneSegment = Math.max(...(await Promise.all(names.map(async (name) => (await readFile(join(callsDir(dataDir), name))).length))));
+
+    const store = createCallStore(dataDir);
+    // The original is in the oldest segment; one replay keeps its toolCallId, the other has its own.
+    expect(await store.findWithReplays(original.toolCallId)).toEqual({ record: original, replays });
+    expect(store.lastLookupLinesRead()).toBe(0);
+    // Every index once, and a segment once more where an id to follow was found (the original's, each
+    // replay's: at most 4); the two lookups it stands for read every index at least twice.
+    expect(store.lastLookupIndexBytesRead()).toBeGreaterThanOrEqual(bodies);
+    expect(store.lastLookupIndexBytesRead()).toBeLessThanOrEqual(Math.min(bodies + 4 * oneSegment, 1.5 * bodies));
+    // The same answers as the two lookups it stands for, which read the indexes twice.
+    expect(await store.findByToolCallId(original.toolCallId)).toEqual(original);
+    expect(await store.replaysOf(original.id)).toEqual(replays);
+    // By record id, and for a replay (whose own replays are none).
+    expect(await store.findWithReplays(original.id)).toEqual({ record: original, replays });
+    expect(await store.findWithReplays(replays[1]!.toolCallId)).toEqual({ record: replays[1], replays: [] });
+  });
+
+  it('findWithReplays answers alike when more calls share a toolCallId than it follows in one read', async () => {
+    const dataDir = await useDataDir();
+    const recorder = await useRecorder(options(dataDir));
+    // Seven records under one toolCallId (Median sent it again), across segments; the oldest is the original.
+    const shared: CallRecord[] = [];
+    for (let n = 1; n <= 140; n += 1) {
+      const record = await recorder.append(makeRecord({ n, ...(n % 20 === 1 ? { toolCallId: 'call_sent_again' } : {}) }));
+      if (n % 20 === 1) shared.push(record);
+    }
+    const replay = await recorder.append(makeRecord({ n: 141, toolCallId: 'call_replayed_anew', replayOf: shared[0]!.id }));
+    const store = createCallStore(dataDir);
+    const found = await store.findWithReplays('call_sent_again');
+    expect(found.record).toEqual(await store.findByToolCallId('call_sent_again'));
+    expect(found.replays).toEqual(await store.replaysOf(found.record.id));
+    expect(found.replays.map((r) => r.id)).toContain(replay.id);
+  });
+
   it('does not read other segments: one overwritten with junk is never seen by a lookup', async () => {
     const dataDir = await useDataDir();
     const recorder = await useRecorder(options(dataDir));
