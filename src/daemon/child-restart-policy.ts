@@ -7,7 +7,7 @@ import { restartHint, type DaemonFact, type NewDaemonEvent } from '../events/ind
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { EnvVars } from './env-vars.js';
-import { decideUrlChangeMode, type UrlChangeMode } from './url-change-mode.js';
+import { decideUrlChangeMode, type UrlChangeDecision, type UrlChangeMode } from './url-change-mode.js';
 import type { TargetWatch } from './target-watch.js';
 
 /**
@@ -111,10 +111,13 @@ export function createChildRestartPolicy(options: ChildRestartPolicyOptions): Ch
   /** Each line the dev server prints nudges the wait for its route (its "listening on …" is when to look). */
   const outputNudges = createNudgeSource();
 
+  // Read (package.json, the env files) while the tunnel opens, so the first start does not wait for it; said at that start.
+  const decision = options.command.length > 0 ? decideUrlChangeMode({ policy: config.restartOnUrlChange, command: options.command, cwd: config.cwd, envFile: config.envFile }) : undefined;
+  decision?.catch(() => undefined); // met where it is awaited
   const decide = (): Promise<UrlChangeMode> =>
-    (deciding ??= decideUrlChangeMode({ policy: config.restartOnUrlChange, command: options.command, cwd: config.cwd, envFile: config.envFile }).then((decision) => {
-      mode = decision.mode;
-      if (decision.note) options.emit({ event: 'log', level: 'info', message: decision.note });
+    (deciding ??= (decision ?? Promise.resolve<UrlChangeDecision>({ mode })).then((decided) => {
+      mode = decided.mode;
+      if (decided.note) options.emit({ event: 'log', level: 'info', message: decided.note });
       return mode;
     }));
 

@@ -14,6 +14,8 @@ export interface RunningParts {
   recorder?: () => Promise<void>;
   /** The dev server's log file: written to the end once the dev server stopped. */
   devServerLog?: () => Promise<void>;
+  /** The tools URL's note in the data dir, when one is still being written. */
+  toolsUrlNote?: () => Promise<void>;
   /** The data dir's lock: released last, once nothing writes there any more. */
   lock?: () => Promise<void>;
 }
@@ -30,6 +32,7 @@ const CLOSE_ORDER: ReadonlyArray<[keyof RunningParts, string]> = [
   ['proxy', 'proxy'],
   ['recorder', 'recorder'],
   ['devServerLog', 'dev server log'],
+  ['toolsUrlNote', "tools URL's note"],
   ['lock', 'data dir lock'],
 ];
 

@@ -64,6 +64,7 @@ export function wireDispatch(ctx: DaemonContext, { recorder, proxy, target, targ
   const keys = createKeyRotation({ config, vars, emit, report, logger, clock: options.clock });
   const settled = options.settledEnvFile ?? (config.envFile ? settleEnvFileEarly(config.envFile) : undefined);
   const toolsUrl = createToolsUrlWriter({ envFile: config.envFile, dataDir: config.dataDir, vars, emit, logger, settled });
+  ctx.running.toolsUrlNote = () => toolsUrl.noted();
   const child = createChildRestartPolicy({ config, daemonPid: options.pid, maskOutput: (text) => masker.maskText(text), command: options.childCommand, baseEnv: options.baseEnv, vars, key: () => keys.key(), emit, report, logger, signal: abort.signal, timing, targetWatch, target: () => (target.phase() === 'finding' ? undefined : target.current()), clock: options.clock });
   ctx.running.child = () => child.close();
   const endpoint = createProjectEndpoint({ config, proxyUrl: proxy.url, keys, emit, logger, signal: abort.signal, timing, targetWatch, target: () => target.current(), clock: options.clock, devServerStartingSince: () => child.startingSince });

@@ -157,7 +157,8 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
   const vars = createEnvVars({ MEDIAN_KEY: key });
   const config = { envFile, keyFile: envFile, keySource: 'env-file' as const, medianKey: key, medianApi: 'http://127.0.0.1:9' };
   const keys = createKeyRotation({ config, vars, emit, report, logger });
-  const toolsUrl = createToolsUrlWriter({ envFile, dataDir: join(dir, 'data'), vars, emit, logger });
+  // Its note in the data dir is written before the folder goes (clean-ups run newest first).
+  const toolsUrl = useTeardown(createToolsUrlWriter({ envFile, dataDir: join(dir, 'data'), vars, emit, logger }), (w) => w.noted());
   const queue = createSerialQueue((error) => {
     if (!abort.signal.aborted) emit(errorEvent(error));
   });
@@ -175,6 +176,7 @@ export async function useDispatch(options: { routeUrl?: string; key?: string; is
     control: note('control'),
     proxy: note('proxy'),
     recorder: note('recorder'),
+    toolsUrlNote: () => toolsUrl.noted(),
   };
   const followedKeys: Array<string | undefined> = [];
   dispatch = createDispatch({

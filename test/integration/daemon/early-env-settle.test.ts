@@ -34,7 +34,8 @@ async function settledOn(clock: ManualClock, envFile: string) {
 }
 
 function writerFor(dir: string, envFile: string, clock: ManualClock, settled: EnvFileSnapshot | undefined | ReturnType<typeof settleEnvFileEarly>) {
-  return createToolsUrlWriter({ envFile, dataDir: join(dir, 'data'), vars: createEnvVars({ MEDIAN_KEY: KEY }), emit: () => undefined, logger: createRecordingLogger(), settled: Promise.resolve(settled), settleClock: clock });
+  const writer = createToolsUrlWriter({ envFile, dataDir: join(dir, 'data'), vars: createEnvVars({ MEDIAN_KEY: KEY }), emit: () => undefined, logger: createRecordingLogger(), settled: Promise.resolve(settled), settleClock: clock });
+  return useTeardown(writer, (w) => w.noted()); // its note in the data dir, written before the folder goes
 }
 
 describe('the env file settled before the tunnel opens', () => {

@@ -22,7 +22,7 @@ describe('the tools-URL writer (step 1 of a URL change)', () => {
     await writeFile(envFile, `MEDIAN_KEY=${KEY}\n`);
     const vars = createEnvVars({ MEDIAN_KEY: KEY });
     const events: NewDaemonEvent[] = [];
-    const writer = createToolsUrlWriter({ envFile, dataDir: join(dir, 'data'), vars, emit: (e) => events.push(e), logger: createRecordingLogger() });
+    const writer = useTeardown(createToolsUrlWriter({ envFile, dataDir: join(dir, 'data'), vars, emit: (e) => events.push(e), logger: createRecordingLogger() }), (w) => w.noted());
 
     expect(writer.current()).toBeUndefined();
     await writer.write('https://a.loca.lt/api/median');
@@ -31,14 +31,33 @@ describe('the tools-URL writer (step 1 of a URL change)', () => {
     expect(writer.current()).toBe('https://a.loca.lt/api/median');
     expect(await readFile(envFile, 'utf8')).toBe(`MEDIAN_KEY=${KEY}\nMEDIAN_TOOLS_URL=https://a.loca.lt/api/median\n`);
     expect(vars.get()).toEqual({ MEDIAN_KEY: KEY, MEDIAN_TOOLS_URL: 'https://a.loca.lt/api/median' });
+    await writer.noted();
     expect((await readProjectState(join(dir, 'data'))).toolsUrl).toBe('https://a.loca.lt/api/median');
     expect(events).toEqual([{ event: 'tools-url', url: 'https://a.loca.lt/api/median', envFile }]);
+  });
+
+  it('resolves once the env file has the URL: the dev server does not wait for the data dir’s note', async () => {
+    const dir = await useDir();
+    const envFile = join(dir, '.env.local');
+    await writeFile(envFile, `MEDIAN_KEY=${KEY}\n`);
+    const writer = useTeardown(createToolsUrlWriter({ envFile, dataDir: join(dir, 'data'), vars: createEnvVars({ MEDIAN_KEY: KEY }), emit: () => undefined, logger: createRecordingLogger() }), (w) => w.noted());
+
+    await writer.write('https://c.loca.lt/api/median');
+    expect(await readFile(envFile, 'utf8')).toContain('MEDIAN_TOOLS_URL=https://c.loca.lt/api/median');
+    let isNoted = false;
+    const noted = writer.noted().then(() => {
+      isNoted = true;
+    });
+    await Promise.resolve();
+    expect(isNoted).toBe(false); // the note's file operations are still on their way
+    await noted;
+    expect((await readProjectState(join(dir, 'data'))).toolsUrl).toBe('https://c.loca.lt/api/median');
   });
 
   it('without an env file, still announces and notes the URL', async () => {
     const dir = await useDir();
     const events: NewDaemonEvent[] = [];
-    const writer = createToolsUrlWriter({ envFile: null, dataDir: join(dir, 'data'), vars: createEnvVars({}), emit: (e) => events.push(e), logger: createRecordingLogger() });
+    const writer = useTeardown(createToolsUrlWriter({ envFile: null, dataDir: join(dir, 'data'), vars: createEnvVars({}), emit: (e) => events.push(e), logger: createRecordingLogger() }), (w) => w.noted());
     await writer.write('https://b.loca.lt/api/median');
     expect(events).toEqual([{ event: 'tools-url', url: 'https://b.loca.lt/api/median', envFile: null }]);
   });
