@@ -23,7 +23,9 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 export const postWithNodeHttp: MedianPost = async (url, init) => {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
-  const options: RequestOptions = { method: 'POST', headers: { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) }, signal: init.signal };
+  // A connection of its own (agent: false), closed after the answer: a connect is rare, and a kept-alive socket
+  // the API closes meanwhile would fail the next one.
+  const options: RequestOptions = { method: 'POST', headers: { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) }, signal: init.signal, agent: false };
   return new Promise<PostAnswer>((resolve, reject) => {
     const req = request(target, options, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];

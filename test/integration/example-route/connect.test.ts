@@ -32,7 +32,7 @@ async function useMedianApi(status: number, body: unknown, contentType = 'applic
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     res.writeHead(status, { 'content-type': contentType }).end(text);
   });
-  return { url: api.url, seen };
+  return { url: api.url, server: api.server, seen };
 }
 
 const endpoint = (url: string) => ({
@@ -166,6 +166,18 @@ describe('example route: connect (GET with Authorization: Bearer)', () => {
     const answer = await bearerGet(route.url, KEY);
     expect(answer.status).toBe(502);
     expect(answer.body.error.code).toBe('median_unreachable');
+  });
+
+  it('opens a connection of its own for each connect and closes it after the answer', async () => {
+    const api = await useMedianApi(201, endpoint(TOOLS_URL));
+    let connections = 0;
+    api.server.on('connection', () => (connections += 1));
+    const route = await useToolRoute({ toolsUrl: TOOLS_URL, apiUrl: api.url });
+    expect((await bearerGet(route.url, KEY)).status).toBe(200);
+    expect((await bearerGet(route.url, KEY)).status).toBe(200);
+    // No kept-alive socket is reused: one the API closed meanwhile would fail the next connect.
+    expect(connections).toBe(2);
+    expect(api.seen).toHaveLength(2);
   });
 
   it('sends the connect through the `fetch` given in its options', async () => {
