@@ -53,8 +53,9 @@ export interface CallStore {
   findByToolCallId(idOrPrefix: string): Promise<CallRecord>;
   /**
    * `findByToolCallId`, then `replaysOf` the record found, through one read
-   * of the call index (what `show` needs): the same answers and errors as
-   * the two calls.
+   * of the call index (what `show` needs; a record with more than 4 replays,
+   * or calls under its toolCallId, takes a read more for each of the rest):
+   * the same answers and errors as the two calls.
    */
   findWithReplays(idOrPrefix: string): Promise<{ record: CallRecord; replays: CallRecord[] }>;
   get(recordId: string): Promise<CallRecord | undefined>;

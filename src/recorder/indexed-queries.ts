@@ -35,9 +35,15 @@ export type Found = { record: CallRecord } | { candidates: CallRecord[]; total: 
  * after it.
  */
 export async function findIndexed(lookup: IndexedLookup, needle: Needle, wanted: string, maxCandidates: number, withReplays = false): Promise<Found> {
-  // The calls `wanted` names exactly, then their replays (for their own repeat lines): each one's id.
-  const follow = (hit: IndexHit, isFollowed: boolean): Buffer | undefined =>
-    isCallHit(hit) && (isFollowed ? hit.entry.replayOf !== null : hit.entry.toolCallId === wanted || hit.entry.id === wanted) ? needle(hit.entry.id) : undefined;
+  // Each one's id: the calls `wanted` names exactly, and the replays of a call followed or named by its record id
+  // (for their own repeat lines; the search for a record id finds its replays, and one for its toolCallId the id).
+  const follow = (hit: IndexHit, isFollowed: boolean): Buffer | undefined => {
+    if (!isCallHit(hit)) return undefined;
+    const { id, toolCallId, replayOf } = hit.entry;
+    const isNamed = toolCallId === wanted || id === wanted;
+    const isReplayFollowed = replayOf !== null && (isFollowed || replayOf === wanted);
+    return isNamed || isReplayFollowed ? needle(id) : undefined;
+  };
   const hits = await lookup.find(needle(wanted), withReplays ? follow : undefined);
   const picker = createCallPicker<CallHit & CallHit['entry']>(wanted);
   for (const hit of hits) {

@@ -62,8 +62,11 @@ describe('the call index: lookups by id read the index, not the segments', () =>
     // The same answers as the two lookups it stands for, which read the indexes twice.
     expect(await store.findByToolCallId(original.toolCallId)).toEqual(original);
     expect(await store.replaysOf(original.id)).toEqual(replays);
-    // By record id, and for a replay (whose own replays are none).
+    // By record id, also in one read: its search finds the replays, whose ids (for their repeat lines) are followed.
     expect(await store.findWithReplays(original.id)).toEqual({ record: original, replays });
+    expect(store.lastLookupIndexBytesRead()).toBeGreaterThanOrEqual(bodies);
+    expect(store.lastLookupIndexBytesRead()).toBeLessThanOrEqual(Math.min(bodies + 4 * oneSegment, 1.5 * bodies));
+    // A replay (whose own replays are none).
     expect(await store.findWithReplays(replays[1]!.toolCallId)).toEqual({ record: replays[1], replays: [] });
   });
 
