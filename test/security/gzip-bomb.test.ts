@@ -85,17 +85,17 @@ describe('gzip bombs from the route', () => {
       }),
     );
     expect(answers).toEqual(Array.from({ length: BOMBS }, () => bomb.length));
-    const records = await vi.waitFor(
-      async () => {
-        const run = await runCliInProcess(['calls', '--json', '--data-dir', dataDir, '--no-env-file', '--limit', '100'], { cwd: dataDir, env: {} });
-        const calls = (JSON.parse(run.stdout) as CallRecord[]).filter((r) => r.toolCallId.startsWith('bomb_'));
-        expect(calls).toHaveLength(BOMBS);
-        return calls;
-      },
-      { timeout: 30_000, interval: 200 },
+    // Stored once its `call` event is out. Waited for on the daemon's own lines: reading 20 records of 1 MiB
+    // here, while the health watcher runs, would stall this process's loop and count that against the proxy.
+    await vi.waitFor(
+      () => expect(cli.events().filter((e) => isEvent(e, 'call') && String(e.toolCallId).startsWith('bomb_'))).toHaveLength(BOMBS),
+      { timeout: 30_000, interval: 100 },
     );
     isLoading = false;
     await watching;
+    const run = await runCliInProcess(['calls', '--json', '--data-dir', dataDir, '--no-env-file', '--limit', '100'], { cwd: dataDir, env: {} });
+    const records = (JSON.parse(run.stdout) as CallRecord[]).filter((r) => r.toolCallId.startsWith('bomb_'));
+    expect(records).toHaveLength(BOMBS);
 
     for (const record of records) {
       expect(record.response?.truncated).toBe(true);
