@@ -19,14 +19,13 @@ import type { PreparedRequest } from '../signed-calls.js';
 import { newRunTag } from '../signed-calls.js';
 import { cpuSecondsOf } from '../soak/process-stats.js';
 import { runSteadyRate } from '../steady-rate.js';
-import { FLOOR_MODES, type FloorMode } from '../floor-tunnel.js';
+import type { FloorMode } from '../floor-tunnel.js';
 import type { ServerHandle } from '../server-handle.js';
 import { startTunnelWorld, type TunnelServerKind, type TunnelWorld } from './tunnel-world.js';
 
-/** The floors (bench/floor-tunnel.ts): median-dev's tunnel into a server that answers itself, relays, forwards, or piped to the dev server. */
-export type Side = 'stock' | 'daemon' | FloorMode;
-export const FLOORS: readonly FloorMode[] = FLOOR_MODES;
-export const SIDES: readonly Side[] = ['stock', 'daemon', ...FLOORS];
+import { FLOORS, SIDES, type Side } from './tunnel-ab-sides.js';
+
+export { FLOORS, SIDES, type Side } from './tunnel-ab-sides.js';
 
 export interface ClosedRun {
   requestsPerSecond: number;
@@ -51,8 +50,8 @@ export interface TunnelAbResult extends Pick<TunnelAbOptions, 'label' | 'rounds'
   steady: Record<Side, SteadyRun[]>;
   /** Per round: daemon ÷ stock req/s; daemon ÷ stock CPU per call at the steady rate; daemon − stock p99 there (ms). */
   throughputRatios: number[];
-  /** Per round, the floors the same way: each ÷ stock req/s, and CPU per call at the steady rate ÷ stock's. */
-  floorRatios: Record<FloorMode, { throughput: number[]; cpu: number[] }>;
+  /** Per round, the floors the same way: each ÷ stock req/s, CPU per call at the steady rate ÷ stock's, and p99 there − stock's (ms). */
+  floorRatios: Record<FloorMode, { throughput: number[]; cpu: number[]; p99Added: number[] }>;
   cpuRatios: number[];
   p99Added: number[];
   /** Runs in which some calls failed (at most 1 % of a run, else the bench stops). */
@@ -268,8 +267,12 @@ export async function runTunnelAb(options: TunnelAbOptions): Promise<TunnelAbRes
         FLOORS.map((floor) => [
           floor,
           floors.includes(floor)
-            ? { throughput: byRound(closed, (_d, s, i) => closed[floor][i]!.requestsPerSecond / s.requestsPerSecond), cpu: byRound(steady, (_d, s, i) => steady[floor][i]!.cpuUsPerCall / s.cpuUsPerCall) }
-            : { throughput: [], cpu: [] },
+            ? {
+                throughput: byRound(closed, (_d, s, i) => closed[floor][i]!.requestsPerSecond / s.requestsPerSecond),
+                cpu: byRound(steady, (_d, s, i) => steady[floor][i]!.cpuUsPerCall / s.cpuUsPerCall),
+                p99Added: byRound(steady, (_d, s, i) => steady[floor][i]!.p99 - s.p99),
+              }
+            : { throughput: [], cpu: [], p99Added: [] },
         ]),
       ) as TunnelAbResult['floorRatios'],
       cpuRatios: byRound(steady, (d, s) => d.cpuUsPerCall / s.cpuUsPerCall),
