@@ -3,11 +3,15 @@ import { fstatSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { errorCode } from '../shared/errors.js';
 
-/** The file descriptor is a pipe (`show … | jq`) or a socket (what a Node parent's `stdio: 'pipe'` gives a child: a socket pair). */
-export function isPipe(fd: number): boolean {
+/**
+ * The file descriptor is a pipe (`show … | jq`), a socket (what a Node parent's `stdio: 'pipe'` gives a child: a
+ * socket pair) or a regular file (`show … > call.json`, which Node writes synchronously too: its SyncWriteStream).
+ * A terminal or a device is not: telling a terminal from /dev/null needs node:tty, which costs what this saves.
+ */
+export function isSyncWritable(fd: number): boolean {
   try {
     const stats = fstatSync(fd);
-    return stats.isFIFO() || stats.isSocket();
+    return stats.isFIFO() || stats.isSocket() || stats.isFile();
   } catch {
     return false; // closed or not a file: Node's own stream decides what it is
   }
@@ -22,11 +26,11 @@ export interface SyncPipeOutputOptions {
 
 /**
  * stdout or stderr of a command that writes its answer and exits (`show`),
- * when it is a pipe: written with synchronous writes to the descriptor
- * instead of through process.stdout. Node makes a pipe's (or socket's)
- * process.stdout a net.Socket, and creating it loads net and its stream
- * bindings: with the bin's V8 options (no code cache for built-ins) ~10 ms of
- * every such run. Node writes both synchronously on Linux too (its docs:
+ * when it is a pipe or a file (isSyncWritable): written with synchronous
+ * writes to the descriptor instead of through process.stdout. Node makes a
+ * pipe's (or socket's) process.stdout a net.Socket, and a file's a
+ * SyncWriteStream; creating either loads net or Node's streams: with the
+ * bin's V8 options (no code cache for built-ins) 10–20 ms of every such run. Node writes both synchronously on Linux too (its docs:
  * "Pipes (and sockets): synchronous on Linux"), so the reader gets the same
  * bytes at the same moments. A pipe that would block (a non-blocking descriptor, a full
  * pipe) hands the rest, and every later write, to the process's own stream,

@@ -3,6 +3,7 @@
 // path must not load the ones it never calls. process.moduleLoadList, read at exit, says which it loaded.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,16 +45,21 @@ const NEVER_LOADED = [
 /** Node's ES module loader: the bundle is CommonJS (rolldown.config.mjs), so a command that imports no ES package needs none of it. */
 const ESM_LOADER = /^internal\/modules\/esm\/(translators|module_job|module_map|resolve|load)$/;
 
-async function showLoads(dir: string, dataDir: string, id: string): Promise<{ stdout: string; builtIns: string[] }> {
+/** `show <id> --json` with its stdout a pipe to this process, or (`toFile`) a file it is redirected to, as `show … > call.json`. */
+async function showLoads(dir: string, dataDir: string, id: string, options: { toFile?: boolean } = {}): Promise<{ stdout: string; builtIns: string[] }> {
   const file = join(dir, `built-ins-${id}.txt`);
+  const outFile = join(dir, `show-${id}.json`);
   const args = [...binNodeArgs(BUNDLED_CLI_PATH), '--require', RECORD_BUILT_INS, BUNDLED_CLI_PATH, 'show', id, '--json', '--data-dir', dataDir, '--no-env-file'];
-  const child = spawn(process.execPath, args, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, MEDIAN_DEV_TEST_BUILT_INS_FILE: file }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = options.toFile ? openSync(outFile, 'w') : 'pipe';
+  const child = spawn(process.execPath, args, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, MEDIAN_DEV_TEST_BUILT_INS_FILE: file }, stdio: ['ignore', out, 'pipe'] });
+  if (typeof out === 'number') closeSync(out); // the child has its own copy
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const [code] = (await once(child, 'exit')) as [number | null];
   expect(code, stderr).toBe(0);
+  if (options.toFile) stdout = await readFile(outFile, 'utf8');
   const builtIns = (await readFile(file, 'utf8')).split('\n').flatMap((line) => (line.startsWith('NativeModule ') ? [line.slice('NativeModule '.length)] : []));
   return { stdout, builtIns };
 }
@@ -72,7 +78,10 @@ describe('show, run as the bin runs', () => {
     expect(JSON.parse(byToolCallId.stdout)).toMatchObject({ id: original.id, replays: [{ id: replay.id }] });
     const byRecordId = await showLoads(dir, dataDir, replay.id);
     expect(JSON.parse(byRecordId.stdout)).toMatchObject({ id: replay.id, replayOf: original.id });
-    for (const { builtIns } of [byToolCallId, byRecordId]) {
+    // Redirected to a file: written as a pipe is, without the SyncWriteStream Node would make (Node's streams).
+    const toFile = await showLoads(dir, dataDir, original.toolCallId, { toFile: true });
+    expect(JSON.parse(toFile.stdout)).toMatchObject({ id: original.id, replays: [{ id: replay.id }] });
+    for (const { builtIns } of [byToolCallId, byRecordId, toFile]) {
       expect(builtIns).toContain('fs'); // the list was read: the lookup reads the store with it
       expect(builtIns.filter((name) => NEVER_LOADED.includes(name))).toEqual([]);
       expect(builtIns.filter((name) => ESM_LOADER.test(name))).toEqual([]);

@@ -6,7 +6,7 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { isPipe, syncPipeOutput } from '../../../src/cli/sync-pipe-output.js';
+import { isSyncWritable, syncPipeOutput } from '../../../src/cli/sync-pipe-output.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
@@ -62,13 +62,16 @@ function collecting(): { stream: Writable; bytes(): Buffer } {
 }
 
 describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
-  it('tells a pipe from a file', async () => {
+  it('takes a pipe or a regular file, not a device or a closed descriptor', async () => {
     const { writer, file } = await usePipe();
-    expect(isPipe(writer)).toBe(true);
+    expect(isSyncWritable(writer)).toBe(true);
     const fd = openSync(file, 'w');
     useTeardown(fd, closeSync);
-    expect(isPipe(fd)).toBe(false);
-    expect(isPipe(987_654)).toBe(false);
+    expect(isSyncWritable(fd)).toBe(true);
+    const device = openSync('/dev/null', 'w');
+    useTeardown(device, closeSync);
+    expect(isSyncWritable(device)).toBe(false);
+    expect(isSyncWritable(987_654)).toBe(false);
   });
 
   it('writes strings and bytes in order, and calls back', async () => {
