@@ -34,7 +34,8 @@ import type { Writable } from 'node:stream';
 import { runCli } from './run-cli.js';
 import { applyRuntimeV8Flags } from './runtime-v8-flags.js';
 import type { CliIo } from './cli-io.js';
-import { isSyncWritable, syncPipeOutput } from './sync-pipe-output.js';
+import { syncPipeOutput } from './sync-pipe-output.js';
+import { outputDeviceOf } from '../platform/output-device.js';
 
 /** The handlers long-running commands subscribed with `onSignal`. */
 const signalHandlers = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
@@ -42,12 +43,12 @@ const signalHandlers = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
 const crashHandlers = new Set<() => void>();
 
 /**
- * `show` writes its answer and exits: a pipe or a file it writes to is
- * written with synchronous writes (sync-pipe-output.ts), so Node never creates
- * the pipe's net.Socket or the file's SyncWriteStream (net or Node's streams,
- * compiled at every start under the bin's V8 options). Every other command,
- * and a terminal or a device, gets Node's own stream, its errors (EPIPE)
- * handled by onOutputError.
+ * `show` writes its answer and exits: a pipe, a file or a terminal it writes
+ * to is written with synchronous writes (sync-pipe-output.ts), so Node never
+ * creates its net.Socket, SyncWriteStream or tty.WriteStream (net or Node's
+ * streams, compiled at every start under the bin's V8 options). Every other
+ * command, and /dev/null or a Windows console, gets Node's own stream, its
+ * errors (EPIPE) handled by onOutputError.
  */
 const isOneShot = process.argv[2] === 'show';
 // `show` never fetches, and node:v8 loads Node's whole streams stack, which its lookup does without (the
@@ -58,7 +59,8 @@ if (!isOneShot && typeof process.getBuiltinModule === 'function') {
 }
 function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): Writable {
   const own = (): Writable => stream().on('error', onOutputError);
-  return isOneShot && isSyncWritable(fd) ? syncPipeOutput(fd, { onError: onOutputError, fallback: own }) : own();
+  const device = isOneShot ? outputDeviceOf(fd, process.platform) : 'other';
+  return device === 'other' ? own() : syncPipeOutput(fd, { isTTY: device === 'terminal', onError: onOutputError, fallback: own });
 }
 const stdout = outputOf(1, () => process.stdout);
 

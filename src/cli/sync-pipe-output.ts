@@ -1,23 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { fstatSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { errorCode } from '../shared/errors.js';
 
-/**
- * The file descriptor is a pipe (`show … | jq`), a socket (what a Node parent's `stdio: 'pipe'` gives a child: a
- * socket pair) or a regular file (`show … > call.json`, which Node writes synchronously too: its SyncWriteStream).
- * A terminal or a device is not: telling a terminal from /dev/null needs node:tty, which costs what this saves.
- */
-export function isSyncWritable(fd: number): boolean {
-  try {
-    const stats = fstatSync(fd);
-    return stats.isFIFO() || stats.isSocket() || stats.isFile();
-  } catch {
-    return false; // closed or not a file: Node's own stream decides what it is
-  }
-}
-
 export interface SyncPipeOutputOptions {
+  /** A terminal (outputDeviceOf): what the command's colours go by. Default false. */
+  isTTY?: boolean;
   /** A write failed (EPIPE: the reader went away); called once, later writes are dropped. */
   onError(error: NodeJS.ErrnoException): void;
   /** The process's own stream for this fd: what is left of a write that would block goes there, and every later write. */
@@ -26,11 +14,14 @@ export interface SyncPipeOutputOptions {
 
 /**
  * stdout or stderr of a command that writes its answer and exits (`show`),
- * when it is a pipe or a file (isSyncWritable): written with synchronous
- * writes to the descriptor instead of through process.stdout. Node makes a
- * pipe's (or socket's) process.stdout a net.Socket, and a file's a
- * SyncWriteStream; creating either loads net or Node's streams: with the
- * bin's V8 options (no code cache for built-ins) 10–20 ms of every such run. Node writes both synchronously on Linux too (its docs:
+ * when it is a pipe, a file or a terminal (src/platform/output-device.ts):
+ * written with synchronous writes to the descriptor instead of through
+ * process.stdout. Node makes a pipe's (or socket's) process.stdout a
+ * net.Socket, a file's a SyncWriteStream and a terminal's a tty.WriteStream;
+ * creating any loads net or Node's streams: with the bin's V8 options (no
+ * code cache for built-ins) 10–20 ms of every such run. Node writes all
+ * three synchronously on Linux and macOS too (its docs: files and TTYs are
+ * synchronous there, pipes and sockets synchronous on Linux). Node writes both synchronously on Linux too (its docs:
  * "Pipes (and sockets): synchronous on Linux"), so the reader gets the same
  * bytes at the same moments. A pipe that would block (a non-blocking descriptor, a full
  * pipe) hands the rest, and every later write, to the process's own stream,
@@ -69,7 +60,7 @@ export function syncPipeOutput(fd: number, options: SyncPipeOutputOptions): Writ
   };
   const output = Object.assign(new EventEmitter(), {
     fd,
-    isTTY: false,
+    isTTY: options.isTTY === true,
     writable: true,
     write,
     end(chunk?: unknown, encodingOrDone?: unknown, maybeDone?: unknown) {

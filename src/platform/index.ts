@@ -24,3 +24,4 @@ export { FORWARDING_PAGE_NAME, forwardingPageHtml, writeForwardingPage } from '.
 export { findExecutable } from './find-executable.js';
 export { type TunnelProgram, type ProgramExit, type StartTunnelProgramOptions, startTunnelProgram } from './tunnel-process.js';
 export { type ListeningSocket, type PortLookupSystem, findListeningPorts, originOfListening, realPortLookupSystem } from './listening-ports.js';
+export { type OutputDevice, outputDeviceOf } from './output-device.js';

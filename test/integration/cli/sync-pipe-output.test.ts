@@ -6,7 +6,8 @@ import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { isSyncWritable, syncPipeOutput } from '../../../src/cli/sync-pipe-output.js';
+import { syncPipeOutput } from '../../../src/cli/sync-pipe-output.js';
+import { outputDeviceOf } from '../../../src/platform/output-device.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
 
@@ -62,16 +63,28 @@ function collecting(): { stream: Writable; bytes(): Buffer } {
 }
 
 describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
-  it('takes a pipe or a regular file, not a device or a closed descriptor', async () => {
+  it('tells a pipe, a file and the null device apart (outputDeviceOf; a terminal: test/e2e/cli/show-terminal.test.ts)', async () => {
     const { writer, file } = await usePipe();
-    expect(isSyncWritable(writer)).toBe(true);
+    expect(outputDeviceOf(writer, process.platform)).toBe('pipe');
     const fd = openSync(file, 'w');
     useTeardown(fd, closeSync);
-    expect(isSyncWritable(fd)).toBe(true);
+    expect(outputDeviceOf(fd, process.platform)).toBe('file');
     const device = openSync('/dev/null', 'w');
     useTeardown(device, closeSync);
-    expect(isSyncWritable(device)).toBe(false);
-    expect(isSyncWritable(987_654)).toBe(false);
+    expect(outputDeviceOf(device, process.platform)).toBe('other');
+    // Another character device is taken for a terminal, but for Windows, whose console Node's stream writes.
+    const zero = openSync('/dev/zero', 'r');
+    useTeardown(zero, closeSync);
+    expect(outputDeviceOf(zero, 'linux')).toBe('terminal');
+    expect(outputDeviceOf(zero, 'win32')).toBe('other');
+    expect(outputDeviceOf(987_654, process.platform)).toBe('other');
+  });
+
+  it('says it is a terminal when told so, and nothing else when not', async () => {
+    const { writer } = await usePipe();
+    const fail = { onError: () => expect.unreachable(), fallback: () => expect.unreachable() };
+    expect((syncPipeOutput(writer, { ...fail, isTTY: true }) as { isTTY?: boolean }).isTTY).toBe(true);
+    expect((syncPipeOutput(writer, fail) as { isTTY?: boolean }).isTTY).toBe(false);
   });
 
   it('writes strings and bytes in order, and calls back', async () => {
