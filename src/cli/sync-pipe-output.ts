@@ -19,11 +19,12 @@ export interface SyncPipeOutputOptions {
  * process.stdout. Node makes a pipe's (or socket's) process.stdout a
  * net.Socket, a file's a SyncWriteStream and a terminal's a tty.WriteStream;
  * creating any loads net or Node's streams: with the bin's V8 options (no
- * code cache for built-ins) 10–20 ms of every such run. Node writes all
- * three synchronously on Linux and macOS too (its docs: files and TTYs are
- * synchronous there, pipes and sockets synchronous on Linux). Node writes both synchronously on Linux too (its docs:
- * "Pipes (and sockets): synchronous on Linux"), so the reader gets the same
- * bytes at the same moments. A pipe that would block (a non-blocking descriptor, a full
+ * code cache for built-ins) 10–20 ms of every such run. Node's own streams
+ * write files and terminals synchronously on POSIX too (its docs, "A note on
+ * process I/O"), so those get the same bytes at the same moments; a pipe's
+ * would be written asynchronously, and for a command that writes one answer
+ * and exits, written at once is what it needs (nothing is left to lose at
+ * the exit). A pipe that would block (a non-blocking descriptor, a full
  * pipe) hands the rest, and every later write, to the process's own stream,
  * in order; a failed write (EPIPE) goes to `onError` as that stream's error
  * event would.
