@@ -34,7 +34,7 @@ import type { Writable } from 'node:stream';
 import { runCli } from './run-cli.js';
 import { applyRuntimeV8Flags } from './runtime-v8-flags.js';
 import type { CliIo } from './cli-io.js';
-import { syncPipeOutput } from './sync-pipe-output.js';
+import { syncOutput } from './sync-output.js';
 import { outputDeviceOf } from '../platform/output-device.js';
 
 /** The handlers long-running commands subscribed with `onSignal`. */
@@ -44,7 +44,7 @@ const crashHandlers = new Set<() => void>();
 
 /**
  * `show` writes its answer and exits: a pipe, a file or a terminal it writes
- * to is written with synchronous writes (sync-pipe-output.ts), so Node never
+ * to is written with synchronous writes (sync-output.ts), so Node never
  * creates its net.Socket, SyncWriteStream or tty.WriteStream (net or Node's
  * streams, compiled at every start under the bin's V8 options). Every other
  * command, and /dev/null or a Windows console, gets Node's own stream, its
@@ -60,7 +60,7 @@ if (!isOneShot && typeof process.getBuiltinModule === 'function') {
 function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): Writable {
   const own = (): Writable => stream().on('error', onOutputError);
   const device = isOneShot ? outputDeviceOf(fd, process.platform) : 'other';
-  return device === 'other' ? own() : syncPipeOutput(fd, { isTTY: device === 'terminal', onError: onOutputError, fallback: own });
+  return device === 'other' ? own() : syncOutput(fd, { isTTY: device === 'terminal', onError: onOutputError, fallback: own });
 }
 const stdout = outputOf(1, () => process.stdout);
 

@@ -18,7 +18,7 @@ const RECORD_BUILT_INS = fileURLToPath(new URL('../../helpers/record-built-ins.c
 /**
  * Built-ins a keyless `show` never calls: crypto (a key's HMAC, signing), child_process (commander's
  * executable subcommands, the platform helpers), dgram (child_process loads it), os (dotenv's `~`
- * paths), net (its pipes are written with synchronous writes: src/cli/sync-pipe-output.ts), streams,
+ * paths), net (its pipes are written with synchronous writes: src/cli/sync-output.ts), streams,
  * fs/promises and readline (it reads with synchronous calls; stdin is made only when read), and the
  * network clients and servers only the daemon uses.
  */

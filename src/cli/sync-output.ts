@@ -3,7 +3,7 @@ import { writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { errorCode } from '../shared/errors.js';
 
-export interface SyncPipeOutputOptions {
+export interface SyncOutputOptions {
   /** A terminal (outputDeviceOf): what the command's colours go by. Default false. */
   isTTY?: boolean;
   /** A write failed (EPIPE: the reader went away); called once, later writes are dropped. */
@@ -29,7 +29,7 @@ export interface SyncPipeOutputOptions {
  * in order; a failed write (EPIPE) goes to `onError` as that stream's error
  * event would.
  */
-export function syncPipeOutput(fd: number, options: SyncPipeOutputOptions): Writable {
+export function syncOutput(fd: number, options: SyncOutputOptions): Writable {
   let hasFailed = false;
   let stream: Writable | undefined;
   const writeBytes = (bytes: Buffer): void => {

@@ -1,12 +1,13 @@
-// The synchronous output `show` writes its pipes with (src/cli/sync-pipe-output.ts), on real pipes: a FIFO
-// made with mkfifo and opened non-blocking at both ends, so a write that would block is real too. A socket (what a Node
-// parent's `stdio: 'pipe'` gives) is proved by test/e2e/cli/show-built-ins.test.ts: no net loaded there.
+// The synchronous output `show` writes its pipes, files and terminals with (src/cli/sync-output.ts), on real pipes: a
+// FIFO made with mkfifo and opened non-blocking at both ends, so a write that would block is real too. A socket (what a
+// Node parent's `stdio: 'pipe'` gives) and a file are proved by test/e2e/cli/show-built-ins.test.ts, a terminal by
+// show-terminal.test.ts: no net, tty or streams loaded there.
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { syncPipeOutput } from '../../../src/cli/sync-pipe-output.js';
+import { syncOutput } from '../../../src/cli/sync-output.js';
 import { outputDeviceOf } from '../../../src/platform/output-device.js';
 import { useTempDir } from '../../helpers/e2e-world.js';
 import { useTeardown } from '../../helpers/use-teardown.js';
@@ -62,7 +63,7 @@ function collecting(): { stream: Writable; bytes(): Buffer } {
   return { stream, bytes: () => Buffer.concat(chunks) };
 }
 
-describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
+describe.runIf(process.platform !== 'win32')('syncOutput', () => {
   it('tells a pipe, a file and the null device apart (outputDeviceOf; a terminal: test/e2e/cli/show-terminal.test.ts)', async () => {
     const { writer, file } = await usePipe();
     expect(outputDeviceOf(writer, process.platform)).toBe('pipe');
@@ -83,13 +84,13 @@ describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
   it('says it is a terminal when told so, and nothing else when not', async () => {
     const { writer } = await usePipe();
     const fail = { onError: () => expect.unreachable(), fallback: () => expect.unreachable() };
-    expect((syncPipeOutput(writer, { ...fail, isTTY: true }) as { isTTY?: boolean }).isTTY).toBe(true);
-    expect((syncPipeOutput(writer, fail) as { isTTY?: boolean }).isTTY).toBe(false);
+    expect((syncOutput(writer, { ...fail, isTTY: true }) as { isTTY?: boolean }).isTTY).toBe(true);
+    expect((syncOutput(writer, fail) as { isTTY?: boolean }).isTTY).toBe(false);
   });
 
   it('writes strings and bytes in order, and calls back', async () => {
     const { reader, writer } = await usePipe();
-    const out = syncPipeOutput(writer, { onError: () => expect.unreachable(), fallback: () => expect.unreachable() });
+    const out = syncOutput(writer, { onError: () => expect.unreachable(), fallback: () => expect.unreachable() });
     let calledBack = 0;
     out.write('{"id":"rec_1",', () => (calledBack += 1));
     out.write(Buffer.from('"é":1}'));
@@ -102,7 +103,7 @@ describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
     const { reader, writer } = await usePipe();
     const own = collecting();
     let fallbacks = 0;
-    const out = syncPipeOutput(writer, { onError: () => expect.unreachable(), fallback: () => ((fallbacks += 1), own.stream) });
+    const out = syncOutput(writer, { onError: () => expect.unreachable(), fallback: () => ((fallbacks += 1), own.stream) });
     const big = Buffer.alloc(1024 * 1024, 'a'); // more than a pipe holds (64 KiB on Linux)
     out.write(big);
     out.write('after');
@@ -116,7 +117,7 @@ describe.runIf(process.platform !== 'win32')('syncPipeOutput', () => {
     const { writer, closeReader } = await usePipe();
     closeReader();
     const errors: string[] = [];
-    const out = syncPipeOutput(writer, { onError: (error) => errors.push(String(error.code)), fallback: () => expect.unreachable() });
+    const out = syncOutput(writer, { onError: (error) => errors.push(String(error.code)), fallback: () => expect.unreachable() });
     expect(out.write('first\n')).toBe(true);
     out.write('second\n');
     expect(errors).toEqual(['EPIPE']);
