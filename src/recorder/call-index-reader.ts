@@ -29,6 +29,16 @@ export class IndexMismatchError extends Error {
  */
 export type FollowNeedle = (hit: IndexHit, isFollowed: boolean) => Buffer | undefined;
 
+/**
+ * What a search's caller uses of its hits. `text` (the default): every line
+ * holding the needle's text, as a prefix's matches need. `whole`: only the
+ * lines naming it as a whole id (a record's id, toolCallId or replayOf, a
+ * repeat line's repeatOf equal to it); the hits may hold others too, but a
+ * segment whose ids filter (ids-filter.ts) says it names no such id is not
+ * read.
+ */
+export type SearchScope = 'text' | 'whole';
+
 export interface IndexedLookup {
   /**
    * The lines holding `needle` (a string's JSON text), newest first. With
@@ -37,8 +47,9 @@ export interface IndexedLookup {
    * from the hit's segment on, and kept as that needle's answer: a record's
    * id first appears in its own line, and every line naming it (a replay, a
    * repeat line) is written after it, so no earlier segment holds one.
+   * `scope`: see SearchScope; a needle followed is searched in the same one.
    */
-  find(needle: Buffer, follow?: FollowNeedle): Promise<IndexHit[]>;
+  find(needle: Buffer, follow?: FollowNeedle, scope?: SearchScope): Promise<IndexHit[]>;
   /** The line of a hit, read from its segment and checked against its entry (else `IndexMismatchError`). */
   load(hit: IndexHit): Promise<ParsedLine>;
   /** Segment lines the lookup had to read itself (past or without an index): 0 when every index was whole. */
@@ -96,8 +107,13 @@ export async function openIndexedLookup(segments: readonly SegmentFile[], onSkip
   const scratch: IndexScratch = { buffer: Buffer.allocUnsafe(INDEX_CHUNK_BYTES), bytesRead: 0 };
   const found = new Map<string, Promise<IndexHit[]>>();
 
-  /** The lines of one segment holding each of `needles` (one list per needle, newest first), in one read of its index. */
-  async function findInSegment(view: SegmentView, needles: readonly Buffer[]): Promise<IndexHit[][]> {
+  /**
+   * The lines of one segment holding each of `needles` (one list per needle,
+   * newest first), in one read of its index; none, and nothing read, when
+   * the search is for whole ids its filter says the segment does not name.
+   */
+  async function findInSegment(view: SegmentView, needles: readonly Buffer[], scope: SearchScope): Promise<IndexHit[][]> {
+    if (scope === 'whole' && view.filter && !needles.some((needle) => view.filter!.mayHold(needle))) return needles.map(() => []);
     const searchesOthers = view.others === undefined;
     let matched = findInIndex(view, searchesOthers ? [...needles, OTHER_LINE_START] : needles, scratch);
     if (!matched) {
@@ -138,7 +154,7 @@ export async function openIndexedLookup(segments: readonly SegmentFile[], onSkip
   }
 
   /** `needle`'s lines in every segment, and those of the needles `follow` names, all in one read of each index. */
-  async function findAll(needle: Buffer, follow?: FollowNeedle): Promise<IndexHit[]> {
+  async function findAll(needle: Buffer, follow: FollowNeedle | undefined, scope: SearchScope): Promise<IndexHit[]> {
     const searches: Search[] = [{ needle, perSegment: [] }];
     let searched = 0;
     for (const view of views) {
@@ -146,38 +162,42 @@ export async function openIndexedLookup(segments: readonly SegmentFile[], onSkip
         await nextTurn();
         searched = 0;
       }
+      const readBefore = scratch.bytesRead + read;
       let fresh = searches.slice();
       while (fresh.length > 0) {
-        const perNeedle = await findInSegment(view, fresh.map((search) => search.needle));
+        const perNeedle = await findInSegment(view, fresh.map((search) => search.needle), scope);
         fresh.forEach((search, i) => search.perSegment.push(perNeedle[i]!));
         // Lines naming what a hit names come after the hit: a needle followed is searched from this segment on.
-        fresh = follow ? followedFrom(fresh.flatMap((search, i) => perNeedle[i]!.map((hit) => ({ hit, isFollowed: search !== searches[0] }))), searches, follow) : [];
+        fresh = follow ? followedFrom(fresh.flatMap((search, i) => perNeedle[i]!.map((hit) => ({ hit, isFollowed: search !== searches[0] }))), searches, follow, scope) : [];
         searches.push(...fresh);
       }
-      searched += view.index ? view.index.bodyEnd - view.index.bodyStart : view.size - view.covered;
+      if (scratch.bytesRead + read !== readBefore) searched += view.index ? view.index.bodyEnd - view.index.bodyStart : view.size - view.covered;
     }
-    for (const search of searches.slice(1)) found.set(search.needle.toString('latin1'), Promise.resolve(search.perSegment.reverse().flat()));
+    for (const search of searches.slice(1)) found.set(keyOf(search.needle, scope), Promise.resolve(search.perSegment.reverse().flat()));
     return searches[0]!.perSegment.reverse().flat();
   }
 
+  /** A search's answers by needle and scope; a `text` search's answer serves a `whole` one too (it read every segment). */
+  const keyOf = (needle: Buffer, scope: SearchScope): string => `${scope}:${needle.toString('latin1')}`;
+  const known = (needle: Buffer, scope: SearchScope): Promise<IndexHit[]> | undefined =>
+    found.get(keyOf(needle, 'text')) ?? (scope === 'whole' ? found.get(keyOf(needle, 'whole')) : undefined);
+
   /** The new searches `follow` names for `hits` (at most MAX_FOLLOWED in all, none already searched or known). */
-  function followedFrom(hits: ReadonlyArray<{ hit: IndexHit; isFollowed: boolean }>, searches: readonly Search[], follow: FollowNeedle): Search[] {
+  function followedFrom(hits: ReadonlyArray<{ hit: IndexHit; isFollowed: boolean }>, searches: readonly Search[], follow: FollowNeedle, scope: SearchScope): Search[] {
     const added: Search[] = [];
     for (const { hit, isFollowed } of hits) {
       const next = follow(hit, isFollowed);
       if (!next || searches.length + added.length > MAX_FOLLOWED) continue;
-      const key = next.toString('latin1');
-      if (found.has(key) || [...searches, ...added].some((search) => search.needle.equals(next))) continue;
+      if (known(next, scope) || [...searches, ...added].some((search) => search.needle.equals(next))) continue;
       added.push({ needle: next, perSegment: [] });
     }
     return added;
   }
 
   return {
-    find(needle, follow) {
-      const key = needle.toString('latin1');
-      let hits = found.get(key);
-      if (!hits) found.set(key, (hits = findAll(needle, follow)));
+    find(needle, follow, scope = 'text') {
+      let hits = known(needle, scope);
+      if (!hits) found.set(keyOf(needle, scope), (hits = findAll(needle, follow, scope)));
       return hits.then((each) => each.slice());
     },
     async load(hit) {

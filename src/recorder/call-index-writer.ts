@@ -3,8 +3,6 @@ import { closeSync, constants, open as openFd, writeSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { openRegularFile } from '../shared/regular-file.js';
-import { errorCode } from '../shared/errors.js';
-import type { Logger } from '../shared/logger.js';
 import { indexHeader, indexLine, indexPathOf, keyOfParsed, parseIndexHeader, parseIndexLine, parseSegmentLine, type IndexKey } from './call-index-file.js';
 import { readLinesForward } from './segment-files.js';
 
@@ -86,47 +84,6 @@ export async function rebuildIndex(segmentPath: string): Promise<void> {
     await out?.close();
     await unlink(temporary).catch(() => undefined); // gone after the rename; removed after a failure
     await segment.close();
-  }
-}
-
-export interface IndexedSegment {
-  path: string;
-  inode: bigint;
-  /** Bytes up to its last complete line. */
-  bytes: number;
-}
-
-/**
- * Closed segments' indexes that are not whole (see `isIndexWhole`), rebuilt
- * one after the other in the background, newest first (lookups start
- * there); `close` stops between two and waits for the one under way.
- */
-export class IndexRebuilds {
-  private running: Promise<void> | undefined;
-  private isClosed = false;
-
-  constructor(private readonly logger: Logger) {}
-
-  async start(segments: readonly IndexedSegment[]): Promise<void> {
-    if (this.running || this.isClosed) return;
-    const whole = await Promise.all(segments.map((s) => isIndexWhole(s.path, s.inode, s.bytes)));
-    const stale = segments.filter((_, i) => !whole[i]).map((s) => s.path);
-    if (stale.length > 0) this.running = this.rebuild(stale.reverse()).finally(() => (this.running = undefined));
-  }
-
-  private async rebuild(paths: readonly string[]): Promise<void> {
-    for (const path of paths) {
-      if (this.isClosed) return;
-      await rebuildIndex(path).catch((error: unknown) => {
-        // Deleted by retention meanwhile, or unreadable: lookups read that segment through.
-        this.logger.debug('Could not rebuild a call index.', { path, reason: errorCode(error) });
-      });
-    }
-  }
-
-  async close(): Promise<void> {
-    this.isClosed = true;
-    await this.running;
   }
 }
 

@@ -2,6 +2,7 @@ import { closeSync, readSync } from 'node:fs';
 import { isNotRegularFileError, openRegularFileSync } from '../shared/regular-file.js';
 import { errorCode } from '../shared/errors.js';
 import { indexPathOf, parseIndexHeader, parseIndexLine, type IndexEntry } from './call-index-file.js';
+import { MAX_FILTER_BYTES, filterPathOf, parseFilter, type FilterStamp, type IdsFilter } from './ids-filter.js';
 import type { PositionalReader, SegmentFile } from './segment-files.js';
 
 // A segment opened for lookups through its call index (call-index-reader.ts): the segment and its index
@@ -32,15 +33,32 @@ export interface SegmentView {
   covered: number;
   /** The index's entries of lines that are neither a record nor a repeat, once a search found them (they are searched once). */
   others?: IndexEntry[];
+  /** Its ids filter (ids-filter.ts), when it has one made for the segment as it is. */
+  filter?: IdsFilter;
 }
 
-function openFile(path: string): { file: OpenFile; size: number; inode: bigint } {
+function openFile(path: string): { file: OpenFile; size: number; inode: bigint; mtimeNs: bigint } {
   const { fd, stats } = openRegularFileSync(path, { noFollow: true });
   const file: OpenFile = {
     fd,
     read: (buffer, offset, length, position) => Promise.resolve({ bytesRead: readSync(fd, buffer, offset, length, position) }),
   };
-  return { file, size: Number(stats.size), inode: stats.ino };
+  return { file, size: Number(stats.size), inode: stats.ino, mtimeNs: stats.mtimeNs };
+}
+
+/** The segment's ids filter, when it has one made for it as it is (`stamp`); undefined otherwise (its index is read). */
+function readFilter(segmentPath: string, stamp: FilterStamp): IdsFilter | undefined {
+  let opened: ReturnType<typeof openFile> | undefined;
+  try {
+    opened = openFile(filterPathOf(segmentPath));
+    if (opened.size > MAX_FILTER_BYTES) return undefined;
+    const file = Buffer.allocUnsafe(opened.size);
+    return readAt(opened.file.fd, file, 0, file.length, 0) === file.length ? parseFilter(file, stamp) : undefined;
+  } catch {
+    return undefined; // none (a segment closed before filters, or still being written), a link, unreadable: not used
+  } finally {
+    if (opened) closeSync(opened.file.fd);
+  }
 }
 
 /** Reads `[position, position + length)` of `fd` into `buffer` at `offset` (fewer bytes at the file's end); the bytes read. */
@@ -89,6 +107,8 @@ export function openView(segment: SegmentFile): SegmentView | undefined {
     throw error;
   }
   const view: SegmentView = { path: segment.path, segment: opened.file, size: opened.size, covered: 0 };
+  const filter = readFilter(segment.path, { inode: opened.inode, bytes: opened.size, mtimeNs: opened.mtimeNs });
+  if (filter) view.filter = filter;
   let index: ReturnType<typeof openFile> | undefined;
   try {
     index = openFile(indexPathOf(segment.path));

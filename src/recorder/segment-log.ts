@@ -5,7 +5,8 @@ import type { RetentionLimits } from './retention.js';
 import { dropOldSegments } from './drop-old-segments.js';
 import { createSegment, openSegment, writesAreDurable, type Durability } from './open-segment.js';
 import { listSegmentFiles, scanSegment, segmentFileName } from './segment-files.js';
-import { IndexRebuilds, LiveIndex, type IndexKey, type IndexedSegment } from './call-index-writer.js';
+import { LiveIndex, type IndexKey } from './call-index-writer.js';
+import { ClosedSegmentFiles, type IndexedSegment } from './closed-segment-files.js';
 import { syncFolder } from './sync-folder.js';
 import { SegmentSync } from './segment-sync.js';
 import { writeAll, writeAllNow } from './write-all.js';
@@ -41,9 +42,9 @@ export class SegmentLog {
   private readonly handleCheck: HandleCheck;
   /** The segment a write on the main thread failed on: made safe (`afterFailedWrite`) before the next write. */
   private failedNow: Segment | undefined;
-  /** The open segment's call index (none when it cannot be written; made whole when opened), and closed ones' rebuilt after `prepare`. */
+  /** The open segment's call index (none when it cannot be written; made whole when opened), and closed ones' files in the background. */
   private index: LiveIndex | undefined;
-  private readonly rebuilds: IndexRebuilds;
+  private readonly closedFiles: ClosedSegmentFiles;
   /** What of the live segment is written but not yet on disk (`os` durability only). */
   private readonly sync: SegmentSync;
 
@@ -54,7 +55,7 @@ export class SegmentLog {
     now: () => number = Date.now,
     private readonly durability: Durability = 'os',
   ) {
-    this.rebuilds = new IndexRebuilds(logger);
+    this.closedFiles = new ClosedSegmentFiles(logger);
     this.sync = new SegmentSync(now);
     this.handleCheck = new HandleCheck(now);
   }
@@ -66,7 +67,7 @@ export class SegmentLog {
     let lastEndsCleanly = true;
     const { segments: files, refused } = await listSegmentFiles(this.callsDir);
     for (const path of refused) this.logger.warn(`${path} is not a regular file (a symbolic link?); median-dev never reads or writes through one in its data dir. Remove it.`, { path });
-    const scanned: IndexedSegment[] = []; // what the index rebuilds check
+    const scanned: IndexedSegment[] = []; // what the closed segments' upkeep checks
     for (const file of files) {
       const scan = await scanSegment(file.path);
       segments.push({ ...file, records: scan.lines, bytes: scan.bytes, onDisk: true });
@@ -80,7 +81,7 @@ export class SegmentLog {
     this.prepared = true;
     this.folderChecked = true;
     await this.enforceRetention();
-    await this.rebuilds.start(scanned.filter((scan, i) => this.segments.some((s) => s.path === scan.path) && (this.startNew || i < scanned.length - 1)));
+    await this.closedFiles.start(scanned.filter((scan, i) => this.segments.some((s) => s.path === scan.path) && (this.startNew || i < scanned.length - 1)));
   }
 
   get isPrepared(): boolean {
@@ -94,19 +95,12 @@ export class SegmentLog {
 
   /** Records and bytes kept; bytes written to the live segment since its last disk sync, and when one last completed. */
   totals(): { records: number; bytes: number; unsyncedBytes: number; lastSyncAt: number | undefined } {
-    let records = 0;
-    let bytes = 0;
-    for (const segment of this.segments) {
-      records += segment.records;
-      bytes += segment.bytes;
-    }
+    const records = this.segments.reduce((sum, segment) => sum + segment.records, 0);
+    const bytes = this.segments.reduce((sum, segment) => sum + segment.bytes, 0);
     return { records, bytes, unsyncedBytes: this.sync.unsyncedBytes, lastSyncAt: this.sync.lastSyncAt };
   }
 
-  /**
-   * How many of the next lines go into one write: as many as fit the live
-   * segment, at least one. Picks the live segment (a new one when full).
-   */
+  /** How many of the next lines go into one write: as many as fit the live segment, at least one. Picks the live segment (a new one when full). */
   fit(lines: readonly { line: Buffer }[]): number {
     return Math.max(linesFitting(this.liveSegment(lines[0]?.line.length ?? 0), lines, this.limits), 1);
   }
@@ -177,7 +171,7 @@ export class SegmentLog {
   }
 
   async close(): Promise<void> {
-    await this.rebuilds.close();
+    await this.closedFiles.close();
     await this.closeHandle();
   }
 
@@ -282,6 +276,7 @@ export class SegmentLog {
 
   private async closeHandle(): Promise<void> {
     const handle = this.handle;
+    const seq = this.handleSeq;
     this.index = this.index?.close();
     this.handle = undefined;
     this.handleSeq = -1;
@@ -291,6 +286,9 @@ export class SegmentLog {
     await this.sync.flush(handle).catch(warn);
     // Closing a handle whose disk failed can fail again; it is gone either way.
     await handle.close().catch(() => undefined);
+    // One no longer the last is written no more: its ids filter is made (but when the store closes: closedFiles stopped).
+    const closed = this.segments.find((s) => s.seq === seq && s !== this.segments.at(-1));
+    if (closed) this.closedFiles.closed(closed.path);
   }
 
   private enforceRetention(): Promise<void> {

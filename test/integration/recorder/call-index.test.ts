@@ -15,6 +15,11 @@ async function filledStore(recorder: Recorder): Promise<{ records: CallRecord[];
 
 const callsDir = (dataDir: string): string => join(dataDir, 'calls');
 const indexes = async (dataDir: string): Promise<string[]> => (await readdir(callsDir(dataDir))).filter((f) => f.endsWith('.idx')).sort();
+const filters = async (dataDir: string): Promise<string[]> => (await readdir(callsDir(dataDir))).filter((f) => f.endsWith('.ids')).sort();
+/** A store as a median-dev before ids filters left it (ids-filter.test.ts has the lookups with them). */
+async function removeFilters(dataDir: string): Promise<void> {
+  for (const name of await filters(dataDir)) await rm(join(callsDir(dataDir), name));
+}
 const options = (dataDir: string) => ({ dataDir, segmentMaxRecords: 25, groupCommitMs: 0 });
 
 describe('the call index: lookups by id read the index, not the segments', () => {
@@ -42,6 +47,8 @@ describe('the call index: lookups by id read the index, not the segments', () =>
     const dataDir = await useDataDir();
     const recorder = await useRecorder(options(dataDir));
     const { original, replays } = await filledStore(recorder);
+    await recorder.close();
+    await removeFilters(dataDir);
     const names = await indexes(dataDir);
     // Each index's entry lines: what one search reads (its header line is read apart, when it is opened).
     let bodies = 0;
@@ -173,6 +180,7 @@ describe('the call index: lookups by id read the index, not the segments', () =>
     const { records, original, replays } = await filledStore(first);
     await first.close();
     for (const name of await indexes(dataDir)) await rm(join(callsDir(dataDir), name));
+    await removeFilters(dataDir);
 
     const store = createCallStore(dataDir);
     expect(await store.findByToolCallId(records[3]!.toolCallId)).toEqual(records[3]);
@@ -184,13 +192,16 @@ describe('the call index: lookups by id read the index, not the segments', () =>
     await second.append(makeRecord({ n: 500 }));
     const segmentsNow = async () => (await readdir(callsDir(dataDir))).filter((f) => f.endsWith('.jsonl')).length;
     await vi.waitFor(async () => expect((await indexes(dataDir)).length).toBe(await segmentsNow()), { timeout: 10_000, interval: 20 });
+    // And the ids filter of each closed segment (all but the live one) from its index.
+    await vi.waitFor(async () => expect((await filters(dataDir)).length).toBe((await segmentsNow()) - 1), { timeout: 10_000, interval: 20 });
     await second.close();
     expect(await store.findByToolCallId(records[299]!.toolCallId)).toEqual(records[299]);
     expect(store.lastLookupLinesRead()).toBe(0);
-    // Retention took the oldest segments and their indexes.
+    // Retention took the oldest segments and their indexes and filters.
     const names = await readdir(callsDir(dataDir));
     const segments = names.filter((f) => f.endsWith('.jsonl')).map((f) => f.replace('.jsonl', ''));
     expect(names.filter((f) => f.endsWith('.idx')).map((f) => f.replace('.idx', ''))).toEqual(segments);
+    expect(names.filter((f) => f.endsWith('.ids')).map((f) => f.replace('.ids', ''))).toEqual(segments.slice(0, -1));
     expect(segments.length).toBeLessThan(12);
   });
 });
