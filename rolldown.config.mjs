@@ -21,7 +21,8 @@
 // require() in a promise, still lazy; a package stays external (chokidar,
 // ES-only, is loaded by require() of an ES module: Node >= 20.19).
 //
-// Chunks (TIERS below): what every command loads, what `show` and `calls`
+// Chunks (TIERS below): the code cache's loader (src/cli/bin-start.ts, loaded before any other chunk so
+// each is compiled with its cache: src/cli/code-cache.ts), what every command loads, what `show` and `calls`
 // add, `start`'s own, the daemon's own and what it shares with other
 // commands. Every import() stays lazy: a command loads its chunks only, the
 // daemon's are loaded by `start`'s import() alone, and the TUI (blessed), the
@@ -152,6 +153,8 @@ function executableBin() {
  * is chunked by rolldown as its import() calls ask.
  */
 const TIERS = [
+  // Loaded before every other chunk (main.ts imports it first): it installs the code cache they are compiled with.
+  { name: 'bin-start', roots: [`${ROOT}src/cli/bin-start.ts`] },
   { name: 'cli', roots: [ENTRY] },
   { name: 'lookups', roots: ['show-command.ts', 'calls-command.ts'].map((file) => `${ROOT}src/cli/commands/${file}`) },
   { name: 'start', roots: [`${ROOT}src/cli/commands/start-command.ts`] },

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=20 --no-allocation-site-pretenuring --v8-pool-size=1
 // src/cli: the command line: argument parsing, output, prompts, exit codes. The only code that touches `process` (argv, env, streams, signals, exit).
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
-// This file is the only module that touches the process: argv, env, streams, signals, exit.
+// This file and bin-start.ts (argv, the exit) are the only modules that touch the process: argv, env, streams, signals, exit.
 // Node's options for the daemon's memory are on the first line (the bundle carries the line over; the benches and
 // `npm run demo` read it, bench/bin-node-args.ts), but for those V8 takes at run time: runtime-v8-flags.ts sets them.
 // --max-semi-space-size=2: V8's young generation stays at 2 MiB semi-spaces, where Node 20 grows them to 16 MiB under
@@ -29,6 +29,8 @@
 // The line is full (Linux before 5.1 reads 127 characters of it): options that take effect at run time are set
 // there instead (runtime-v8-flags.ts: --liftoff-only). `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
+// bin-start.ts comes first: it installs the bundle's code cache before any other chunk of it is compiled.
+import { isOneShot } from './bin-start.js';
 import { stopSignals } from '../platform/process-signals.js';
 import type { Writable } from 'node:stream';
 import { runCli } from './run-cli.js';
@@ -42,15 +44,14 @@ const signalHandlers = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
 /** What must happen before the process dies of an uncaught error (the daemon kills its dev server). */
 const crashHandlers = new Set<() => void>();
 
-/**
- * `show` writes its answer and exits: a pipe, a file or a terminal it writes
- * to is written with synchronous writes (sync-output.ts), so Node never
- * creates its net.Socket, SyncWriteStream or tty.WriteStream (net or Node's
- * streams, compiled at every start under the bin's V8 options). Every other
- * command, and /dev/null or a Windows console, gets Node's own stream, its
- * errors (EPIPE) handled by onOutputError.
+/*
+ * `show` (isOneShot) writes its answer and exits: a pipe, a file or a terminal
+ * it writes to is written with synchronous writes (sync-output.ts), so Node
+ * never creates its net.Socket, SyncWriteStream or tty.WriteStream (net or
+ * Node's streams, compiled at every start under the bin's V8 options). Every
+ * other command, and /dev/null or a Windows console, gets Node's own stream,
+ * its errors (EPIPE) handled by onOutputError.
  */
-const isOneShot = process.argv[2] === 'show';
 // `show` never fetches, and node:v8 loads Node's whole streams stack, which its lookup does without (the
 // show-built-ins test); every other command may fetch. process.getBuiltinModule came in Node 20.16: on an older
 // Node, below package.json's engines, the option is only memory, so it is left unset rather than failing the start.

@@ -1,6 +1,6 @@
 // Loaded with `node --import <this file>` by test/e2e/cli/lazy-imports.test.ts: registers a module
 // resolve hook (Node's module.register, the real loader API) that appends every resolved URL to the
-// file named by MEDIAN_DEV_TEST_IMPORTS_FILE, and wraps CommonJS compilation (what `require` and
+// file named by MEDIAN_DEV_TEST_IMPORTS_FILE, and wraps CommonJS loading (what `require` and
 // createRequire load, which no ESM hook sees) to append those files too, so a test can tell which
 // packages a command loaded. Only in median-dev's own process: a dev server it starts inherits
 // NODE_OPTIONS and is left alone.
@@ -10,9 +10,10 @@ import { appendFileSync } from 'node:fs';
 const file = process.env.MEDIAN_DEV_TEST_IMPORTS_FILE;
 if (file && /[/\\](cli[/\\]main|bin[/\\]median-dev)\.js$/.test(process.argv[1] ?? '')) {
   register(new URL('./record-imports-hooks.mjs', import.meta.url), { data: { file } });
-  const compile = Module.prototype._compile;
-  Module.prototype._compile = function (content, filename) {
+  // Module.prototype.load, not _compile: the bundled bin compiles its chunks itself (src/cli/code-cache.ts).
+  const load = Module.prototype.load;
+  Module.prototype.load = function (filename) {
     appendFileSync(file, `file://${filename} (required)\n`);
-    return compile.call(this, content, filename);
+    return load.call(this, filename);
   };
 }

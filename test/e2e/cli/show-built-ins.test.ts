@@ -20,7 +20,8 @@ const RECORD_BUILT_INS = fileURLToPath(new URL('../../helpers/record-built-ins.c
  * executable subcommands, the platform helpers), dgram (child_process loads it), os (dotenv's `~`
  * paths), net (its pipes are written with synchronous writes: src/cli/sync-output.ts), streams,
  * fs/promises and readline (it reads with synchronous calls; stdin is made only when read), and the
- * network clients and servers only the daemon uses.
+ * network clients and servers only the daemon uses. (node:vm it does load: the bin compiles its chunks
+ * with their code cache through vm.Script, src/cli/code-cache.ts, which saves more than vm costs.)
  */
 const NEVER_LOADED = [
   'crypto',
@@ -40,7 +41,6 @@ const NEVER_LOADED = [
   'zlib',
   'dns',
   'worker_threads',
-  'vm',
 ];
 /** Node's ES module loader: the bundle is CommonJS (rolldown.config.mjs), so a command that imports no ES package needs none of it. */
 const ESM_LOADER = /^internal\/modules\/esm\/(translators|module_job|module_map|resolve|load)$/;
