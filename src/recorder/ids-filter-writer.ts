@@ -2,7 +2,7 @@ import { stat, unlink, type FileHandle } from 'node:fs/promises';
 import { writeFileAtomic } from '../shared/private-files.js';
 import { openRegularFile } from '../shared/regular-file.js';
 import { indexPathOf, parseIndexHeader, parseIndexLine } from './call-index-file.js';
-import { MAX_FILTER_BYTES, buildFilter, filterPathOf, idsOfEntry, parseFilter, type FilterStamp } from './ids-filter.js';
+import { FilterBuilder, MAX_FILTER_BYTES, filterPathOf, idsOfEntry, parseFilter, type FilterStamp } from './ids-filter.js';
 
 /**
  * The writer's side of the ids filter (see ids-filter.ts): a closed
@@ -11,6 +11,8 @@ import { MAX_FILTER_BYTES, buildFilter, filterPathOf, idsOfEntry, parseFilter, t
  * closed segments without one when it opens the data dir).
  */
 const NEWLINE = 0x0a;
+/** How much of an index is read at a time. */
+const CHUNK_BYTES = 64 * 1024;
 /** Index lines parsed between two turns of the event loop (about a millisecond's work). */
 const LINES_PER_TURN = 250;
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -47,33 +49,50 @@ export async function hasFilter(segmentPath: string): Promise<boolean> {
 }
 
 /**
- * The ids of every line of a segment, from its index; undefined when the
- * index does not name every line of the segment as it is (`stamp`), one
- * after the other, or names a line that is neither a record nor a repeat
- * (a lookup reports those lines when they hold what it looks for: such a
- * segment's index is always read).
+ * The filter of a segment's lines, from its index, read a chunk at a time
+ * into one buffer (the daemon's memory does not follow the index's size);
+ * undefined when the index does not name every line of the segment as it
+ * is (`stamp`), one after the other, or names a line that is neither a
+ * record nor a repeat (a lookup reports those lines when they hold what it
+ * looks for: such a segment's index is always read).
  */
-async function idsFromIndex(segmentPath: string, stamp: FilterStamp): Promise<string[] | undefined> {
+async function filterFromIndex(segmentPath: string, stamp: FilterStamp): Promise<Buffer | undefined> {
   let handle: FileHandle | undefined;
   try {
     handle = await openRegularFile(indexPathOf(segmentPath), { noFollow: true });
-    const index = await handle.readFile();
-    const headerEnd = index.indexOf(NEWLINE);
-    if (headerEnd === -1 || parseIndexHeader(index.subarray(0, headerEnd)) !== stamp.inode.toString()) return undefined;
-    const ids: string[] = [];
+    const builder = new FilterBuilder();
+    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let filled = 0;
+    let position = 0;
+    let isHeader = true;
     let expected = 0;
     let lines = 0;
-    for (let start = headerEnd + 1; start < index.length; ) {
-      const end = index.indexOf(NEWLINE, start);
-      if (end === -1) return undefined; // a torn last line: the index lags its segment
-      const entry = parseIndexLine(index.subarray(start, end));
-      if (!entry || entry.kind === 'other' || entry.offset !== expected) return undefined;
-      ids.push(...idsOfEntry(entry));
-      expected = entry.offset + entry.length + 1;
-      start = end + 1;
-      if ((lines += 1) % LINES_PER_TURN === 0) await nextTurn();
+    for (;;) {
+      if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]); // a line longer than a chunk
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      filled += bytesRead;
+      let start = 0;
+      for (let end = buffer.indexOf(NEWLINE, start); end !== -1 && end < filled; end = buffer.indexOf(NEWLINE, start)) {
+        const line = buffer.subarray(start, end);
+        start = end + 1;
+        if (isHeader) {
+          if (parseIndexHeader(line) !== stamp.inode.toString()) return undefined;
+          isHeader = false;
+          continue;
+        }
+        const entry = parseIndexLine(line);
+        if (!entry || entry.kind === 'other' || entry.offset !== expected) return undefined;
+        for (const id of idsOfEntry(entry)) builder.add(id);
+        expected = entry.offset + entry.length + 1;
+        if ((lines += 1) % LINES_PER_TURN === 0) await nextTurn();
+      }
+      buffer.copy(buffer, 0, start, filled);
+      filled -= start;
     }
-    return expected === stamp.bytes ? ids : undefined;
+    // A torn last line (bytes after the last newline) means the index lags its segment.
+    return !isHeader && filled === 0 && expected === stamp.bytes ? builder.build(stamp) : undefined;
   } catch {
     return undefined; // no index, or not one to trust: no filter
   } finally {
@@ -92,15 +111,15 @@ async function idsFromIndex(segmentPath: string, stamp: FilterStamp): Promise<st
 export async function writeFilter(segmentPath: string): Promise<boolean> {
   const segment = await openRegularFile(segmentPath, { noFollow: true });
   let stamp: FilterStamp;
-  let ids: string[] | undefined;
+  let filter: Buffer | undefined;
   try {
     stamp = await stampOf(segment);
-    ids = await idsFromIndex(segmentPath, stamp);
+    filter = await filterFromIndex(segmentPath, stamp);
   } finally {
     await segment.close();
   }
-  if (ids) await writeFileAtomic(filterPathOf(segmentPath), buildFilter(ids, stamp));
-  if (ids && isSameStamp(await stampAt(segmentPath), stamp)) return true;
+  if (filter) await writeFileAtomic(filterPathOf(segmentPath), filter);
+  if (filter && isSameStamp(await stampAt(segmentPath), stamp)) return true;
   await removeFilter(segmentPath);
   return false;
 }

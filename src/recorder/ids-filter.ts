@@ -78,24 +78,48 @@ export function idsOfEntry(entry: IndexEntry): string[] {
   return entry.kind === 'repeat' ? [entry.repeatOf] : [];
 }
 
-/** A filter made from the ids of a segment's lines: the file's bytes. */
-export function buildFilter(ids: readonly string[], stamp: FilterStamp): Buffer {
-  const bits = Math.max(64, Math.ceil((ids.length * BITS_PER_ID) / 64) * 64);
-  const header = Buffer.from(
-    `${JSON.stringify([FILTER_MAGIC, FILTER_VERSION, stamp.inode.toString(), stamp.bytes, stamp.mtimeNs.toString(), bits, HASHES])}\n`,
-    'utf8',
-  );
-  const file = Buffer.alloc(header.length + bits / 8);
-  header.copy(file);
-  const set = file.subarray(header.length);
-  for (const id of ids) {
-    const [a, b] = hashesOfId(id);
-    for (let i = 0; i < HASHES; i += 1) {
-      const bit = bitOf(a, b, i, bits);
-      set[bit >>> 3]! |= 1 << (bit & 7);
+/** A filter made from the ids of a segment's lines as they are read: each hashed as it comes (8 bytes an id, no string kept). */
+export class FilterBuilder {
+  private hashes = new Uint32Array(2 * 1024);
+  private count = 0;
+
+  add(id: string): void {
+    if (2 * this.count === this.hashes.length) {
+      const grown = new Uint32Array(2 * this.hashes.length);
+      grown.set(this.hashes);
+      this.hashes = grown;
     }
+    const [a, b] = hashesOfId(id);
+    this.hashes[2 * this.count] = a;
+    this.hashes[2 * this.count + 1] = b;
+    this.count += 1;
   }
-  return file;
+
+  /** The file's bytes. */
+  build(stamp: FilterStamp): Buffer {
+    const bits = Math.max(64, Math.ceil((this.count * BITS_PER_ID) / 64) * 64);
+    const header = Buffer.from(
+      `${JSON.stringify([FILTER_MAGIC, FILTER_VERSION, stamp.inode.toString(), stamp.bytes, stamp.mtimeNs.toString(), bits, HASHES])}\n`,
+      'utf8',
+    );
+    const file = Buffer.alloc(header.length + bits / 8);
+    header.copy(file);
+    const set = file.subarray(header.length);
+    for (let id = 0; id < this.count; id += 1) {
+      for (let i = 0; i < HASHES; i += 1) {
+        const bit = bitOf(this.hashes[2 * id]!, this.hashes[2 * id + 1]!, i, bits);
+        set[bit >>> 3]! |= 1 << (bit & 7);
+      }
+    }
+    return file;
+  }
+}
+
+/** A filter made from `ids`: the file's bytes. */
+export function buildFilter(ids: readonly string[], stamp: FilterStamp): Buffer {
+  const builder = new FilterBuilder();
+  for (const id of ids) builder.add(id);
+  return builder.build(stamp);
 }
 
 /** A filter read back, bound to its segment. */

@@ -118,6 +118,20 @@ describe('the ids filter: a lookup of a whole id reads only the indexes of segme
     expect(store.skippedLines()).toBe(1);
   });
 
+  it('an index line longer than a read (a 100 KB toolCallId) still gets its ids into the filter', async () => {
+    const dataDir = await useDataDir();
+    const recorder = await useRecorder(options(dataDir));
+    const long = makeRecord({ n: 3, toolCallId: `call_${'x'.repeat(100_000)}` });
+    for (let n = 1; n <= 30; n += 1) await recorder.append(n === 3 ? long : makeRecord({ n }));
+    await recorder.close();
+    expect(await named(dataDir, '.ids')).toEqual(['calls-000001.ids']);
+    const store = createCallStore(dataDir);
+    expect(await store.findByToolCallId(long.toolCallId)).toEqual(long);
+    expect(await store.findByToolCallId(makeRecord({ n: 20 }).toolCallId)).toEqual(makeRecord({ n: 20 }));
+    // The segment's filter let the lookup pass over nothing it needed, and its index was read for the record.
+    expect(store.lastLookupIndexBytesRead()).toBeLessThanOrEqual(await twoSegmentsTwice(dataDir));
+  });
+
   it('a filter that is a link (to a shell rc file) is neither read nor written through: a file of its own replaces it', async () => {
     const dataDir = await useDataDir();
     const rc = join(dataDir, '..', 'home-bashrc');
