@@ -5,6 +5,7 @@ import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { openRegularFile } from '../shared/regular-file.js';
 import { indexHeader, indexLine, indexPathOf, keyOfParsed, parseIndexHeader, parseIndexLine, parseSegmentLine, type IndexKey } from './call-index-file.js';
 import { readLinesForward } from './segment-files.js';
+import { FilterBuilder, idsOfEntry } from './ids-filter.js';
 
 export type { IndexKey } from './call-index-file.js';
 
@@ -100,9 +101,19 @@ export async function removeIndex(segmentPath: string): Promise<void> {
  */
 export class LiveIndex {
   private fd: number | undefined;
+  /**
+   * The ids filter of the segment as its lines are written (ids-filter.ts),
+   * while every line from its first byte has gone through this index: none
+   * for a segment opened part-written, or once a line is neither a record
+   * nor a repeat or a write of the index failed.
+   */
+  private ids: FilterBuilder | undefined;
+  /** Where the segment's next line starts, as the index names it. */
+  private covered = 0;
 
-  private constructor(fd: number) {
+  private constructor(fd: number, ids?: FilterBuilder) {
     this.fd = fd;
+    this.ids = ids;
   }
 
   /**
@@ -115,7 +126,7 @@ export class LiveIndex {
     try {
       const { ino } = await segment.stat({ bigint: true });
       if (bytes === 0) {
-        const index = new LiveIndex(await openRaw(indexPath, APPEND | constants.O_CREAT | constants.O_TRUNC, 0o600));
+        const index = new LiveIndex(await openRaw(indexPath, APPEND | constants.O_CREAT | constants.O_TRUNC, 0o600), new FilterBuilder());
         index.write(indexHeader(ino));
         return index.fd === undefined ? undefined : index;
       }
@@ -132,14 +143,24 @@ export class LiveIndex {
       this.close();
       return;
     }
+    if (offset !== this.covered) this.ids = undefined; // a gap: a line the filter would not hold
     let text = '';
     let at = offset;
     for (let i = 0; i < lines.length; i += 1) {
       const length = lines[i]!.length;
-      text += indexLine(keys[i]!, at, length - 1);
+      const key = keys[i]!;
+      text += indexLine(key, at, length - 1);
       at += length;
+      if (key.kind === 'other') this.ids = undefined;
+      else for (const id of idsOfEntry(key)) this.ids?.add(id);
     }
+    this.covered = at;
     this.write(Buffer.from(text, 'utf8'));
+  }
+
+  /** The ids filter's builder of the segment's first `bytes` bytes, when it holds every line of them (see `ids`). */
+  filterSoFar(): { builder: FilterBuilder; bytes: number } | undefined {
+    return this.fd !== undefined && this.ids ? { builder: this.ids, bytes: this.covered } : undefined;
   }
 
   /** A small write to the page cache, synchronous: no thread-pool trip per batch, and batches stay in order. */
@@ -157,6 +178,7 @@ export class LiveIndex {
   close(): undefined {
     const fd = this.fd;
     this.fd = undefined;
+    this.ids = undefined;
     if (fd === undefined) return undefined;
     try {
       closeSync(fd);

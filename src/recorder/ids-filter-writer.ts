@@ -100,21 +100,28 @@ async function filterFromIndex(segmentPath: string, stamp: FilterStamp): Promise
   }
 }
 
+/** A filter the writer made as it wrote a segment: its ids, hashed, and the segment bytes they are the ids of. */
+export interface FilterSoFar {
+  builder: FilterBuilder;
+  bytes: number;
+}
+
 /**
- * Writes a closed segment's filter from its index, atomically (a reader sees
- * the old file or the new, never half; a link in its place is replaced, not
- * written through). Nothing is written when the index does not name the
- * whole segment (the next rebuild of the index makes one); a filter written
- * for a segment that changed or was deleted meanwhile is removed again.
- * Whether one was written.
+ * Writes a closed segment's filter: `made` when it names every byte of the
+ * segment as it is now (the writer's own, no index read), else one made
+ * from its index. Atomically (a reader sees the old file or the new, never
+ * half; a link in its place is replaced, not written through). Nothing is
+ * written when neither names the whole segment (the next rebuild of the
+ * index makes one); a filter written for a segment that changed or was
+ * deleted meanwhile is removed again. Whether one was written.
  */
-export async function writeFilter(segmentPath: string): Promise<boolean> {
+export async function writeFilter(segmentPath: string, made?: FilterSoFar): Promise<boolean> {
   const segment = await openRegularFile(segmentPath, { noFollow: true });
   let stamp: FilterStamp;
   let filter: Buffer | undefined;
   try {
     stamp = await stampOf(segment);
-    filter = await filterFromIndex(segmentPath, stamp);
+    filter = made?.bytes === stamp.bytes ? made.builder.build(stamp) : await filterFromIndex(segmentPath, stamp);
   } finally {
     await segment.close();
   }

@@ -1,5 +1,5 @@
 import { jsonNeedle } from './record-text.js';
-import type { IndexEntry } from './call-index-file.js';
+import type { IndexKey } from './call-index-file.js';
 
 /**
  * The ids filter: one small file beside each closed segment
@@ -72,8 +72,8 @@ const hashesOfId = (id: string): [number, number] => hashesOf(PLAIN.test(id) ? i
 /** The `i`th probe's bit of a filter of `bits` bits (double hashing, in unsigned 32-bit arithmetic). */
 const bitOf = (a: number, b: number, i: number, bits: number): number => ((a + Math.imul(i, b)) >>> 0) % bits;
 
-/** The ids an index entry names, as their needles (the bytes a lookup looks for: see record-text.ts's jsonNeedle). */
-export function idsOfEntry(entry: IndexEntry): string[] {
+/** The ids an index entry (or the key it is written from) names. */
+export function idsOfEntry(entry: IndexKey): string[] {
   if (entry.kind === 'call') return entry.replayOf === null ? [entry.id, entry.toolCallId] : [entry.id, entry.toolCallId, entry.replayOf];
   return entry.kind === 'repeat' ? [entry.repeatOf] : [];
 }

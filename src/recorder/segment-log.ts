@@ -277,6 +277,7 @@ export class SegmentLog {
   private async closeHandle(): Promise<void> {
     const handle = this.handle;
     const seq = this.handleSeq;
+    const made = this.index?.filterSoFar();
     this.index = this.index?.close();
     this.handle = undefined;
     this.handleSeq = -1;
@@ -288,7 +289,7 @@ export class SegmentLog {
     await handle.close().catch(() => undefined);
     // One no longer the last is written no more: its ids filter is made (but when the store closes: closedFiles stopped).
     const closed = this.segments.find((s) => s.seq === seq && s !== this.segments.at(-1));
-    if (closed) this.closedFiles.closed(closed.path);
+    if (closed) this.closedFiles.closed(closed.path, made);
   }
 
   private enforceRetention(): Promise<void> {

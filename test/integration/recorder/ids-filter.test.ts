@@ -2,6 +2,7 @@ import { appendFile, copyFile, lstat, readFile, readdir, rm, stat, symlink, writ
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createCallStore, type CallStore } from '../../../src/recorder/index.js';
+import { writeFilter } from '../../../src/recorder/ids-filter-writer.js';
 import { makeRecord } from '../../helpers/make-record.js';
 import { fillWithReplays } from './filled-store.js';
 import { useDataDir, useRecorder } from './use-data-dir.js';
@@ -48,6 +49,25 @@ describe('the ids filter: a lookup of a whole id reads only the indexes of segme
     // The 26th record opened segment 2: segment 1's filter follows in the background.
     await vi.waitFor(async () => expect(await named(dataDir, '.ids')).toEqual(['calls-000001.ids']), { timeout: 10_000, interval: 20 });
     expect(await named(dataDir, '.jsonl')).toEqual(['calls-000001.jsonl', 'calls-000002.jsonl']);
+  });
+
+  it('the writer makes the filter as it writes the segment, the same bytes as one made from its index', async () => {
+    const dataDir = await useDataDir();
+    const recorder = await useRecorder(options(dataDir));
+    for (let n = 1; n <= 10; n += 1) await recorder.append(makeRecord({ n }));
+    // The live segment's index taken away under the writer (which appends to its open file): only the writer's own filter can be written.
+    await rm(join(callsDir(dataDir), 'calls-000001.idx'));
+    for (let n = 11; n <= 60; n += 1) await recorder.append(makeRecord({ n }));
+    await recorder.close();
+    expect(await named(dataDir, '.ids')).toEqual(['calls-000001.ids', 'calls-000002.ids']);
+    const store = createCallStore(dataDir);
+    expect(await store.findByToolCallId(makeRecord({ n: 4 }).toolCallId)).toEqual(makeRecord({ n: 4 }));
+    expect(await store.get(makeRecord({ n: 30 }).id)).toEqual(makeRecord({ n: 30 }));
+    // Segment 2's, made as it was written, is the filter its index makes.
+    const made = await readFile(join(callsDir(dataDir), 'calls-000002.ids'));
+    await rm(join(callsDir(dataDir), 'calls-000002.ids'));
+    expect(await writeFilter(join(callsDir(dataDir), 'calls-000002.jsonl'))).toBe(true);
+    expect(await readFile(join(callsDir(dataDir), 'calls-000002.ids'))).toEqual(made);
   });
 
   it('answers as the indexes alone do, reading the indexes of the segments holding it where they read all', async () => {

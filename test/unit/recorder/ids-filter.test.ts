@@ -50,10 +50,10 @@ describe('the ids filter: which whole ids a closed segment may name', () => {
   });
 
   it('names every id of an index entry, and is named after its segment', () => {
-    expect(idsOfEntry({ kind: 'call', offset: 0, length: 9, id: 'rec_1', toolCallId: 'call_1', replayOf: null })).toEqual(['rec_1', 'call_1']);
-    expect(idsOfEntry({ kind: 'call', offset: 0, length: 9, id: 'rec_2', toolCallId: 'call_1', replayOf: 'rec_1' })).toEqual(['rec_2', 'call_1', 'rec_1']);
-    expect(idsOfEntry({ kind: 'repeat', offset: 0, length: 9, repeatOf: 'rec_1' })).toEqual(['rec_1']);
-    expect(idsOfEntry({ kind: 'other', offset: 0, length: 9 })).toEqual([]);
+    expect(idsOfEntry({ kind: 'call', id: 'rec_1', toolCallId: 'call_1', replayOf: null })).toEqual(['rec_1', 'call_1']);
+    expect(idsOfEntry({ kind: 'call', id: 'rec_2', toolCallId: 'call_1', replayOf: 'rec_1' })).toEqual(['rec_2', 'call_1', 'rec_1']);
+    expect(idsOfEntry({ kind: 'repeat', repeatOf: 'rec_1' })).toEqual(['rec_1']);
+    expect(idsOfEntry({ kind: 'other' })).toEqual([]);
     expect(filterPathOf('/d/calls/calls-000001.jsonl')).toBe('/d/calls/calls-000001.ids');
   });
 });
