@@ -5,7 +5,7 @@ import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { openRegularFile } from '../shared/regular-file.js';
 import { indexHeader, indexLine, indexPathOf, keyOfParsed, parseIndexHeader, parseIndexLine, parseSegmentLine, type IndexKey } from './call-index-file.js';
 import { readLinesForward } from './segment-files.js';
-import { FilterBuilder, idsOfEntry } from './ids-filter.js';
+import { idsOfEntry, sizedFilterBuilder, type FilterBuilder } from './ids-filter.js';
 
 export type { IndexKey } from './call-index-file.js';
 
@@ -118,15 +118,16 @@ export class LiveIndex {
 
   /**
    * For a segment of `bytes` bytes: a fresh index (header only) for a new
-   * segment, else its index made whole first. Undefined when no index can
+   * segment, with its ids filter sized for `expectedIds`, else its index
+   * made whole first. Undefined when no index can
    * be written (a link in its place, a read-only folder): recording goes on.
    */
-  static async open(segmentPath: string, segment: FileHandle, bytes: number): Promise<LiveIndex | undefined> {
+  static async open(segmentPath: string, segment: FileHandle, bytes: number, expectedIds: number): Promise<LiveIndex | undefined> {
     const indexPath = indexPathOf(segmentPath);
     try {
       const { ino } = await segment.stat({ bigint: true });
       if (bytes === 0) {
-        const index = new LiveIndex(await openRaw(indexPath, APPEND | constants.O_CREAT | constants.O_TRUNC, 0o600), new FilterBuilder());
+        const index = new LiveIndex(await openRaw(indexPath, APPEND | constants.O_CREAT | constants.O_TRUNC, 0o600), sizedFilterBuilder(expectedIds));
         index.write(indexHeader(ino));
         return index.fd === undefined ? undefined : index;
       }

@@ -2,7 +2,7 @@ import { stat, unlink, type FileHandle } from 'node:fs/promises';
 import { writeFileAtomic } from '../shared/private-files.js';
 import { openRegularFile } from '../shared/regular-file.js';
 import { indexPathOf, parseIndexHeader, parseIndexLine } from './call-index-file.js';
-import { FilterBuilder, MAX_FILTER_BYTES, filterPathOf, idsOfEntry, parseFilter, type FilterStamp } from './ids-filter.js';
+import { MAX_FILTER_BYTES, countedFilterBuilder, filterPathOf, idsOfEntry, parseFilter, type FilterBuilder, type FilterStamp } from './ids-filter.js';
 
 /**
  * The writer's side of the ids filter (see ids-filter.ts): a closed
@@ -60,7 +60,7 @@ async function filterFromIndex(segmentPath: string, stamp: FilterStamp): Promise
   let handle: FileHandle | undefined;
   try {
     handle = await openRegularFile(indexPathOf(segmentPath), { noFollow: true });
-    const builder = new FilterBuilder();
+    const builder = countedFilterBuilder();
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let filled = 0;
     let position = 0;

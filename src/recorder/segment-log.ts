@@ -263,7 +263,8 @@ export class SegmentLog {
     }
     this.handle = handle;
     this.handleSeq = live.seq;
-    this.index = await LiveIndex.open(live.path, handle, live.bytes);
+    // A record names two ids (three for a replay with an id of its own): its filter is sized for a full segment of two.
+    this.index = await LiveIndex.open(live.path, handle, live.bytes, 2 * this.limits.segmentMaxRecords);
     this.handleCheck.opened();
     // The mode given to open is cut by the umask and ignored for a file that exists; on the handle, never a path a link could redirect.
     await handle.chmod(0o600).catch(() => {
