@@ -10,7 +10,7 @@ import { Script, constants as vmConstants } from 'node:vm';
  * deserialises its functions instead of parsing ~350 KB of JavaScript and
  * compiling what `show` runs of it at every start (the bin's V8 options
  * already cost Node the cache of its own built-ins). On `show` on 100,000
- * records: median 150.7 → 142.5 ms (BENCHMARKS.md).
+ * records: median 156.0 → 147.7 ms (BENCHMARKS.md, Kept).
  *
  * A cache file is named after its chunk (whose name carries a hash of its
  * content: a rebuilt chunk has a new name) and V8's version, and V8 checks
