@@ -73,8 +73,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * from the segment. Every segment stays open until `close`, so retention
  * deleting one meanwhile changes nothing. The files are opened and read with
  * synchronous calls, with a turn of the event loop after each megabyte or so
- * of index: a lookup of the oldest of 100,000 records reads about 9 MB of
- * index from the page cache, and each asynchronous open or read was a hop to
+ * of index: a search of the text of an id (a prefix) in 100,000 records
+ * reads about 9 MB of index from the page cache (a whole id, with the ids
+ * filters, one or two segments' worth), and each asynchronous open or read was a hop to
  * a libuv thread and back (most of a `show`'s lookup time on 2 busy cores); a
  * search holds the loop about a millisecond at a time. A needle asked for
  * again is answered from the first search, and so is one a search followed
