@@ -6,9 +6,10 @@ import { MAX_FILTER_BYTES, countedFilterBuilder, filterPathOf, idsOfEntry, parse
 
 /**
  * The writer's side of the ids filter (see ids-filter.ts): a closed
- * segment's filter made from its call index, and removed with it. Only the
- * recorder writes one, in the background (after a segment is closed, and for
- * closed segments without one when it opens the data dir).
+ * segment's filter written (the one the recorder made as it wrote the
+ * segment, else one made from its call index), and removed with it. Only
+ * the recorder writes one, in the background (after a segment is closed,
+ * and for closed segments without one when it opens the data dir).
  */
 const NEWLINE = 0x0a;
 /** How much of an index is read at a time. */

@@ -142,13 +142,6 @@ export function countedFilterBuilder(): FilterBuilder {
   };
 }
 
-/** A filter made from `ids`: the file's bytes. */
-export function buildFilter(ids: readonly string[], stamp: FilterStamp): Buffer {
-  const builder = countedFilterBuilder();
-  for (const id of ids) builder.add(id);
-  return builder.build(stamp);
-}
-
 /** A filter read back, bound to its segment. */
 export interface IdsFilter {
   /** False: no line of the segment names this needle as a whole id; true: it may. */

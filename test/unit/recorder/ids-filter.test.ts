@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FILTER_MAGIC, buildFilter, filterPathOf, idsOfEntry, parseFilter, type FilterStamp } from '../../../src/recorder/ids-filter.js';
+import { FILTER_MAGIC, countedFilterBuilder, filterPathOf, idsOfEntry, parseFilter, sizedFilterBuilder, type FilterBuilder, type FilterStamp } from '../../../src/recorder/ids-filter.js';
 import { jsonNeedle } from '../../../src/recorder/record-text.js';
 
 const stamp: FilterStamp = { inode: 1234567890123n, bytes: 7_328_890, mtimeNs: 1_764_950_000_123_456_789n };
+/** The file `builder` (a counted one by default, as made from an index) makes of `ids`. */
+function buildFilter(ids: readonly string[], at: FilterStamp, builder: FilterBuilder = countedFilterBuilder()): Buffer {
+  for (const id of ids) builder.add(id);
+  return builder.build(at);
+}
 const idsOf = (count: number, tag: string): string[] => Array.from({ length: count }, (_, i) => `call_${tag}${i.toString(16).padStart(24, '0')}`);
 
 describe('the ids filter: which whole ids a closed segment may name', () => {
@@ -20,6 +25,16 @@ describe('the ids filter: which whole ids a closed segment may name', () => {
     expect(maybes / others.length).toBeLessThan(0.02);
     // Sequential ids differing only in their last digits (the bench's, a counter's) spread as well as random ones.
     expect(filter.mayHold(jsonNeedle('call_aaaaaaaa000000000000000000002710'))).toBe(false);
+  });
+
+  it('sized for a full segment as the recorder makes it, holds every id, also past the ids it was sized for', () => {
+    const ids = idsOf(12_000, 'dd');
+    const filter = parseFilter(buildFilter(ids, stamp, sizedFilterBuilder(10_000)), stamp)!;
+    expect(ids.filter((id) => !filter.mayHold(jsonNeedle(id)))).toEqual([]);
+    const others = idsOf(10_000, 'ee');
+    expect(others.filter((id) => filter.mayHold(jsonNeedle(id))).length / others.length).toBeLessThan(0.05);
+    // The same ids, as many as it was sized for: the same file as one made from the index.
+    expect(buildFilter(ids.slice(0, 10_000), stamp, sizedFilterBuilder(10_000))).toEqual(buildFilter(ids.slice(0, 10_000), stamp));
   });
 
   it('an empty segment’s filter holds nothing', () => {
