@@ -6,6 +6,7 @@ import { safeLine } from '../shared/output-sanitiser.js';
 import type { CliIo } from './cli-io.js';
 import { emulatorEnvPath, readEmulatorEnv } from './emulator-env-file.js';
 import { emulatorDataDir } from './commands/emulate-command.js';
+import { httpFetch, type HttpAnswer } from '../shared/http-fetch.js';
 
 /** Longer than the cloud's 10 s call limit: the emulator always answers first. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -39,9 +40,9 @@ export async function findEmulatorApi(options: Record<string, unknown>, io: CliI
     apiUrl,
     key,
     async request(method, path, body) {
-      let response: Response;
+      let response: HttpAnswer;
       try {
-        response = await fetch(`${apiUrl}${path}`, {
+        response = await httpFetch(`${apiUrl}${path}`, {
           method,
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),

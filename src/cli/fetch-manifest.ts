@@ -1,5 +1,6 @@
 import { signBody, SIGNATURE_HEADER } from '../median/signature.js';
 import { SYNC_LIMITS, judgeSyncAnswer, type SyncFetchOutcome, type SyncJudgement } from '../median/sync-rules.js';
+import { httpFetch, type HttpAnswer } from '../shared/http-fetch.js';
 
 export interface ManifestFetch {
   url: string;
@@ -9,13 +10,13 @@ export interface ManifestFetch {
   json: unknown;
 }
 
-/** How the GET is sent: global fetch by default; doctor's read through the tunnel passes a public-URL fetch. */
-export type ManifestFetcher = (url: string, init: { headers: Record<string, string>; redirect: 'manual'; signal: AbortSignal }) => Promise<Response>;
+/** How the GET is sent: httpFetch by default; doctor's read through the tunnel passes a public-URL fetch. */
+export type ManifestFetcher = (url: string, init: { headers: Record<string, string>; redirect: 'manual'; signal: AbortSignal }) => Promise<HttpAnswer>;
 
 /** A signed GET of the route, judged by the same rules a Median sync applies. */
 export async function fetchManifest(url: string, secret: Uint8Array, options: { timeoutMs?: number; fetch?: ManifestFetcher } = {}): Promise<ManifestFetch> {
   const timeoutMs = options.timeoutMs ?? SYNC_LIMITS.timeoutMs;
-  const doFetch: ManifestFetcher = options.fetch ?? fetch;
+  const doFetch: ManifestFetcher = options.fetch ?? httpFetch;
   let outcome: SyncFetchOutcome;
   try {
     const response = await doFetch(url, {

@@ -1,6 +1,7 @@
 import type { CallRecord } from '../median/index.js';
 import { SIGNATURE_HEADER, signBody } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
+import { httpFetch, type HttpAnswer } from '../shared/http-fetch.js';
 import type { ManifestTool } from '../events/inspector-api.js';
 
 /** The tools of a manifest body, or undefined when it is not one. */
@@ -37,9 +38,9 @@ export async function lastManifestTools(options: ManifestToolsOptions): Promise<
   if (recorded) return recorded;
   const secret = options.secret();
   if (!secret) throw new MedianDevError('missing_key', 'Reading the manifest needs a signature, and no MEDIAN_KEY is set.');
-  let response: Response;
+  let response: HttpAnswer;
   try {
-    response = await fetch(options.routeUrl, {
+    response = await httpFetch(options.routeUrl, {
       headers: { [SIGNATURE_HEADER]: signBody(secret, ''), 'user-agent': 'median-dev' },
       redirect: 'manual',
       signal: AbortSignal.timeout(10_000),

@@ -2,6 +2,7 @@ import type { RouteConnectOutcome } from '../endpoints/index.js';
 import { parseRetryAfter } from '../median/index.js';
 import { pause } from '../shared/delay.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { httpFetch, type HttpAnswer } from '../shared/http-fetch.js';
 import { reconnectDelayMs, type BackoffOptions } from '../tunnel/index.js';
 import type { TargetWatch } from './target-watch.js';
 
@@ -50,10 +51,10 @@ export async function openRouteWithKey(options: RouteOpenerOptions): Promise<Rou
       const timeoutAbort = new AbortController();
       const timeout = timeoutAbort.signal;
       const timer = clock.setTimer(() => timeoutAbort.abort(new DOMException('The operation timed out.', 'TimeoutError')), options.requestTimeoutMs ?? 15_000);
-      let response: Response;
+      let response: HttpAnswer;
       let text: string;
       try {
-        response = await fetch(options.url, {
+        response = await httpFetch(options.url, {
           headers: { authorization: `Bearer ${key}`, 'user-agent': 'median-dev' },
           signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
           redirect: 'manual',

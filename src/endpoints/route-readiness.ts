@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../shared/clock.js';
 import { createNudgedPause, type NudgedPause } from './nudged-pause.js';
+import { httpFetch } from '../shared/http-fetch.js';
 
 export interface RouteReadinessOptions {
   /** The route on the dev server itself (not through the proxy: nothing to record); a function while its origin may still be found. */
@@ -91,7 +92,7 @@ async function answerStatus(url: string, timeoutMs: number, signal: AbortSignal 
   const timeout = new AbortController();
   const timer = clock.setTimer(() => timeout.abort(new DOMException('The dev server did not answer in time.', 'TimeoutError')), timeoutMs);
   try {
-    const response = await fetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual', signal: signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal });
+    const response = await httpFetch(url, { headers: { 'user-agent': userAgent }, redirect: 'manual', signal: signal ? AbortSignal.any([timeout.signal, signal]) : timeout.signal });
     await response.body?.cancel();
     return response.status;
   } catch {

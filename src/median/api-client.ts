@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../shared/logger.js';
 import { CONNECT_MESSAGES } from './messages.js';
 import { delayOrAbort } from '../shared/delay.js';
 import { systemClock, type Clock } from '../shared/clock.js';
+import { httpFetch, type HttpFetch } from '../shared/http-fetch.js';
 
 /**
  * A client for the Median API of SPEC §1.3. Every request has a timeout and is
@@ -36,7 +37,8 @@ export interface MedianApiClientOptions {
   key: string;
   /** Per request; default 10 s. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** How requests are sent; default httpFetch (Node's own client). `fetch` itself fits. */
+  fetch?: HttpFetch;
   logger?: Logger;
   /** What the request timeout, the sync polls and Retry-After dates are read on (tests drive it); real time when left out. */
   clock?: Clock;
@@ -77,7 +79,7 @@ const ENDPOINT_GONE_MESSAGE = 'This tool endpoint is no longer available. Refres
 export function createMedianApiClient(options: MedianApiClientOptions): MedianApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? DEFAULT_MEDIAN_API_TIMEOUT_MS;
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const doFetch = options.fetch ?? httpFetch;
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
 

@@ -1,6 +1,7 @@
 import { REPLAY_OF_HEADER } from '../median/call-record.js';
 import { signBody, SIGNATURE_HEADER } from '../median/signature.js';
 import { MedianDevError } from '../shared/errors.js';
+import { httpFetch, type HttpAnswer } from '../shared/http-fetch.js';
 import type { Clock } from '../shared/clock.js';
 
 export interface SignedSendOptions {
@@ -36,9 +37,9 @@ export async function sendSignedCall(options: SignedSendOptions): Promise<Signed
   if (options.replayMarker) headers[REPLAY_OF_HEADER] = options.replayMarker;
   const started = performance.now();
   const timeout = timeoutSignal(options.timeoutMs ?? 30_000, options.clock);
-  let response: Response;
+  let response: HttpAnswer;
   try {
-    response = await fetch(options.url, {
+    response = await httpFetch(options.url, {
       method: 'POST',
       headers,
       body: options.body,

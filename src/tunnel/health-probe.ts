@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth, isProxyMarker } from '../shared/health-check.js';
 import { fetchByRoute, findPublicRoute, type PublicReachOptions } from './public-url-fetch.js';
+import type { HttpFetch } from '../shared/http-fetch.js';
 import { recognizeLocaltunnelPage, type LocaltunnelPage } from './localtunnel-pages.js';
 
 export { HEALTH_MARKER_HEADER, HEALTH_PATH, isProxyHealth };
@@ -55,7 +56,7 @@ export function nextProbeStrikes(strikes: number, verdict: HealthVerdict): numbe
  * `{ok: true, service: "median-dev", instance}` (with `instanceId` given,
  * only that instance's).
  */
-export function createFetchHealthProbe(options: PublicReachOptions & { fetch?: typeof fetch; instanceId?: string } = {}): HealthProbe {
+export function createFetchHealthProbe(options: PublicReachOptions & { fetch?: HttpFetch; instanceId?: string } = {}): HealthProbe {
   return async (url, { signal }) => {
     const route = await findPublicRoute(url, options);
     if (route.kind === 'none') return { kind: 'unreachable', error: route.error };

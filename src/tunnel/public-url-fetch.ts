@@ -1,7 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { httpFetch, type HttpAnswer, type HttpFetch } from '../shared/http-fetch.js';
 
 /**
  * How this machine reaches a tunnel's public URL: `direct` when its name
@@ -22,7 +21,7 @@ export interface PublicReachOptions {
 }
 
 /** A fetch for public tunnel URLs: `direct`, through the tunnel server, or rejected with why neither works. */
-export type PublicFetch = (url: string, init?: PublicFetchInit) => Promise<Response>;
+export type PublicFetch = (url: string, init?: PublicFetchInit) => Promise<HttpAnswer>;
 
 export interface PublicFetchInit {
   method?: string;
@@ -52,9 +51,9 @@ export async function findPublicRoute(url: string, options: PublicReachOptions =
   return { kind: 'none', error: new Error(`${hostname} does not resolve from this machine, and no tunnel server was given to reach it through`) };
 }
 
-/** A fetch that reaches public tunnel URLs the way findPublicRoute says (`fetch` for direct ones). */
-export function createPublicFetch(options: PublicReachOptions & { fetch?: typeof fetch } = {}): PublicFetch {
-  const direct = options.fetch ?? fetch;
+/** A fetch that reaches public tunnel URLs the way findPublicRoute says (httpFetch for direct ones). */
+export function createPublicFetch(options: PublicReachOptions & { fetch?: HttpFetch } = {}): PublicFetch {
+  const direct = options.fetch ?? httpFetch;
   return async (url, init = {}) => {
     const route = await findPublicRoute(url, options);
     if (route.kind === 'none') throw route.error;
@@ -62,53 +61,13 @@ export function createPublicFetch(options: PublicReachOptions & { fetch?: typeof
   };
 }
 
-/** One request the way `route` says: `direct` with fetch, else through the tunnel server. Redirects are never followed. */
-export function fetchByRoute(route: Exclude<PublicRoute, { kind: 'none' }>, url: string, init: PublicFetchInit, direct: typeof fetch = fetch): Promise<Response> {
-  return route.kind === 'direct' ? direct(url, { ...init, redirect: 'manual' }) : fetchVia(route.origin, url, init);
-}
-
 /**
- * Sends the request to `origin` with the URL's host in the Host header (fetch
- * itself may not set Host); no redirects followed, no connection reuse.
+ * One request the way `route` says: `direct` by its own URL, else sent to
+ * the tunnel server with the URL's host in the Host header (fetch itself may
+ * not set Host), on a connection of its own. Redirects are never followed.
  */
-function fetchVia(origin: string, url: string, init: PublicFetchInit): Promise<Response> {
-  const via = new URL(origin);
+export function fetchByRoute(route: Exclude<PublicRoute, { kind: 'none' }>, url: string, init: PublicFetchInit, direct: HttpFetch = httpFetch): Promise<HttpAnswer> {
+  if (route.kind === 'direct') return direct(url, { ...init, redirect: 'manual' });
   const target = new URL(url);
-  const request = via.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<Response>((resolve, reject) => {
-    const req = request(
-      {
-        host: via.hostname.replace(/^\[|\]$/g, ''),
-        port: via.port || undefined,
-        method: init.method ?? 'GET',
-        path: `${target.pathname}${target.search}`,
-        headers: { ...init.headers, host: target.host },
-        ...(via.protocol === 'https:' ? { servername: via.hostname } : {}),
-        ...(init.signal ? { signal: init.signal } : {}),
-        agent: false,
-      },
-      (res) => collect(res).then(resolve, reject),
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function collect(res: IncomingMessage): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => chunks.push(chunk));
-    res.on('error', reject);
-    res.on('end', () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (typeof value === 'string') headers.set(name, value);
-        else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-      }
-      const status = res.statusCode ?? 0;
-      // A Response cannot carry a body with 204/304, nor a status outside 200–599.
-      const hasBody = status !== 204 && status !== 304;
-      resolve(new Response(hasBody ? Buffer.concat(chunks) : null, { status: status >= 200 && status <= 599 ? status : 502, headers }));
-    });
-  });
+  return httpFetch(`${route.origin}${target.pathname}${target.search}`, { ...init, headers: { ...init.headers, host: target.host }, keepAlive: false });
 }

@@ -77,5 +77,9 @@ describe('median-dev: each command loads only what it uses', () => {
     }
     expect(synced.url).toEqual(expect.any(String));
     expect(await cli.stop('SIGINT')).toBe(0);
+    // Its HTTP requests (the route's looks, Median's API) go through Node's own client: the first fetch would load undici, 40–55 ms of the start.
+    const exited = await loadedBy(file);
+    expect(exited.text, 'the exit hook did record').toContain('node:internal/deps/');
+    expect(exited.text).not.toContain('node:internal/deps/undici');
   }, 90_000);
 });
