@@ -25,6 +25,14 @@ export interface ShowLookupsResult {
   recordIdMs: number[];
   callsLimit20Ms: number[];
   nodeMs: number[];
+  /** `show --help`: Node, the bin's chunks and its command-line parser, no lookup. */
+  helpMs: number[];
+  /**
+   * The machine's NODE_EXTRA_CA_CERTS when it sets one (Node reads that file
+   * before any script runs), with `node -e 0` and `show <toolCallId>` run
+   * again in the same rounds without it: how much of the floor is the machine's.
+   */
+  extraCaCerts?: { file: string; nodeMs: number[]; toolCallIdMs: number[] };
   /** In-process findWithReplays (what show does: the record, then its replays, through one read of the index), median ms, and the segment lines it read itself. */
   inProcessMs: number;
   inProcessLinesRead: number;
@@ -39,8 +47,11 @@ export async function runShowLookups(options: { root: string; records: number; r
   const all = await store.list({ limit: options.records });
   const oldest = all.at(-1)!;
   const env = benchChildEnv();
-  const cli = async (args: string[]): Promise<number> => {
-    const run = await runTimed(process.execPath, binArgv(CLI_ENTRY, [...args, '--data-dir', dataDir, '--no-env-file']), { cwd, env, timeoutMs: 60_000 });
+  const caFile = env.NODE_EXTRA_CA_CERTS;
+  const envWithoutCa = { ...env };
+  delete envWithoutCa.NODE_EXTRA_CA_CERTS;
+  const cli = async (args: string[], childEnv = env): Promise<number> => {
+    const run = await runTimed(process.execPath, binArgv(CLI_ENTRY, [...args, '--data-dir', dataDir, '--no-env-file']), { cwd, env: childEnv, timeoutMs: 60_000 });
     if (run.code !== 0) throw new Error(`median-dev ${args[0]} exited ${run.code}: ${run.stderr.slice(0, 500)}`);
     return run.wallMs;
   };
@@ -52,6 +63,8 @@ export async function runShowLookups(options: { root: string; records: number; r
     recordIdMs: [],
     callsLimit20Ms: [],
     nodeMs: [],
+    helpMs: [],
+    ...(caFile ? { extraCaCerts: { file: caFile, nodeMs: [], toolCallIdMs: [] } } : {}),
     inProcessMs: 0,
     inProcessLinesRead: 0,
   };
@@ -60,6 +73,11 @@ export async function runShowLookups(options: { root: string; records: number; r
     result.toolCallIdMs.push(await cli(['show', oldest.toolCallId, '--json']));
     result.recordIdMs.push(await cli(['show', oldest.id, '--json']));
     result.callsLimit20Ms.push(await cli(['calls', '--json', '--limit', '20']));
+    result.helpMs.push(await cli(['show', '--help']));
+    if (result.extraCaCerts) {
+      result.extraCaCerts.nodeMs.push((await runTimed(process.execPath, ['-e', '0'], { cwd, env: envWithoutCa, timeoutMs: 30_000 })).wallMs);
+      result.extraCaCerts.toolCallIdMs.push(await cli(['show', oldest.toolCallId, '--json'], envWithoutCa));
+    }
   }
   const inProcess: number[] = [];
   for (let i = 0; i < options.rounds; i += 1) {
