@@ -121,6 +121,22 @@ function lazyBuiltins() {
   };
 }
 
+/**
+ * Fails the build on a dynamic import() left in a chunk (outside a comment):
+ * the chunks run compiled from their code cache through node:vm, where
+ * import() has no callback in Node 20 (output.dynamicImportInCjs says why).
+ */
+function noDynamicImport() {
+  return {
+    name: 'no-dynamic-import',
+    renderChunk(code, chunk) {
+      const line = code.split('\n').find((text) => /\bimport\s*\(/.test(text) && !/^\s*(\*|\/\/|\/\*)/.test(text));
+      if (line !== undefined) this.error(`${chunk.fileName} has a dynamic import(), which fails in a chunk compiled from its code cache (src/cli/code-cache.ts): ${line.trim().slice(0, 160)}`);
+      return null;
+    },
+  };
+}
+
 /** dist/bin/package.json: the bundle's .js files are CommonJS (the package's own package.json says module). */
 function commonJsMarker() {
   return {
@@ -222,10 +238,16 @@ export default defineConfig({
   preserveEntrySignatures: 'allow-extension',
   // Ours is relative or absolute; a bare name (a package, node:*) stays an import at run time, but for BUNDLED_PACKAGES.
   external: (id, importer) => importer !== undefined && !id.startsWith('.') && !isAbsolute(id) && !isBundledPackage(id),
-  plugins: [lazyBuiltins(), bundledLicenses(), commonJsMarker(), executableBin()],
+  plugins: [lazyBuiltins(), noDynamicImport(), bundledLicenses(), commonJsMarker(), executableBin()],
   output: {
     dir: 'dist/bin',
     format: 'cjs',
+    // A package loaded lazily (http-proxy-3 at the first WebSocket upgrade, @ngrok/ngrok when chosen) by require() in a
+    // promise, not import(): the chunks are compiled through node:vm with their code cache (src/cli/code-cache.ts), and in
+    // Node 20 a script compiled from a cache has lost its dynamic-import callback (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING),
+    // while the callback that worked without a cache printed an ExperimentalWarning. No import() is left in a chunk
+    // (noDynamicImport below fails the build on one).
+    dynamicImportInCjs: false,
     sourcemap: true,
     cleanDir: true,
     entryFileNames: '[name].js',

@@ -4,8 +4,7 @@
  * from that file so the benches (and `npm run demo`) spawn
  * `node <options> dist/src/cli/main.js …` exactly as a user's `median-dev …`
  * does, and the options live in one place: the shebang of src/cli/main.ts.
- * (The V8 options the CLI sets at run time, src/cli/runtime-v8-flags.ts,
- * come with the CLI's own code; a floor process applies them itself.)
+ * (The CLI sets no V8 option at run time: src/cli/main.ts says why.)
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 

@@ -7,7 +7,6 @@
  *   parent → child  {type:'settle'} | {type:'stop'}
  * It exits once stopped (or when the parent goes away).
  */
-import v8 from 'node:v8';
 import { BENCH_ROUTE } from './signed-calls.js';
 import { startBenchTarget, type BenchServer } from './bench-target.js';
 import { startBareProxy } from './bare-proxy.js';
@@ -18,7 +17,6 @@ import { createLocaltunnelProvider, startTunnel } from '../src/tunnel/index.js';
 import { openRecorder } from '../src/recorder/index.js';
 import { deriveToolSecret, type CallRecord } from '../src/median/index.js';
 import { startFloorTunnel, type FloorMode } from './floor-tunnel.js';
-import { applyRuntimeV8Flags } from '../src/cli/runtime-v8-flags.js';
 import { openRawRecordWriter, type RawRecordWriter } from './raw-record-writer.js';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -197,8 +195,7 @@ async function start(spec: ServerSpec): Promise<Running> {
     case 'median-tunnel':
       return startMedianTunnel(spec);
     case 'floor-tunnel': {
-      // A floor is a median-dev design: it runs with the bin's node options (tunnel-world.ts) and the CLI's run-time ones.
-      applyRuntimeV8Flags(v8);
+      // A floor is a median-dev design: it runs with the bin's node options (tunnel-world.ts).
       const floor = await startFloorTunnel(spec);
       return { url: floor.url, settle: async () => null, close: () => floor.close() };
     }

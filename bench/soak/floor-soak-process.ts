@@ -12,10 +12,8 @@
  *     a new client, as a user re-running `lt` would.
  * Prints `{"event":"ready"}` once its tunnel is open; stops on SIGINT.
  */
-import v8 from 'node:v8';
 import localtunnel from 'localtunnel';
 import { startFloorTunnel } from '../floor-tunnel.js';
-import { applyRuntimeV8Flags } from '../../src/cli/runtime-v8-flags.js';
 
 export type FloorVariant = 'record' | 'stock';
 
@@ -66,8 +64,7 @@ async function startStock(spec: FloorSoakSpec): Promise<Closer> {
 
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as FloorSoakSpec;
-  // The record floor runs with the bin's node options (floor-soak-run.ts) and the CLI's run-time ones, as the daemon does.
-  if (spec.variant === 'record') applyRuntimeV8Flags(v8);
+  // The record floor runs with the bin's node options (floor-soak-run.ts), as the daemon does.
   const close: Closer =
     spec.variant === 'record'
       ? (await startFloorTunnel({ mode: 'record', tunnelHost: spec.tunnelHost, target: spec.target, subdomain: spec.subdomain, medianKey: spec.medianKey })).close

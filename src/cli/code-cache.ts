@@ -1,19 +1,22 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { Script, constants as vmConstants } from 'node:vm';
+import { Script } from 'node:vm';
 
 /**
  * A V8 code cache for the bundled bin's chunks (dist/bin/chunks/*.js), as
  * Node 22's module.enableCompileCache() keeps one (Node 20 has none): each
  * chunk is compiled with the cache a run of the bin saved for it, so V8
- * deserialises its functions instead of parsing ~350 KB of JavaScript and
- * compiling what `show` runs of it at every start (the bin's V8 options
- * already cost Node the cache of its own built-ins). On `show` on 100,000
- * records: median 156.0 → 147.7 ms (BENCHMARKS.md, Kept).
+ * deserialises its functions instead of parsing its JavaScript (~350 KB
+ * for `show`, ~1 MB for `start`) and compiling what the command runs of it
+ * at every start (the bin's V8 options already cost Node the cache of its
+ * own built-ins). On `show` on 100,000 records: median 156.0 → 147.7 ms;
+ * `start` → endpoint synced 483 → 443 ms (BENCHMARKS.md, Kept).
  *
  * A cache file is named after its chunk (whose name carries a hash of its
- * content: a rebuilt chunk has a new name) and V8's version, and V8 checks
+ * content: a rebuilt chunk has a new name), V8's version and the kind of
+ * run that made it (a cache holds the functions its run compiled, and
+ * `show` and `start` share the CLI's chunk but little of its code), and V8 checks
  * the rest itself (its flags, the source's length) and rejects a cache that
  * does not fit; a rejected or missing one is compiled as without it and
  * saved anew. V8 does not check the cache's own bytes (its checksum is
@@ -46,8 +49,10 @@ export interface CodeCacheOptions {
   chunksDir: string;
   /** Where the caches are kept. */
   cacheDir: string;
-  /** What else a cache is bound to: V8's version. */
-  tag: string;
+  /** V8's version: a cache made by another V8 is removed. */
+  v8: string;
+  /** The kind of run (lower-case letters: `show`, `start`, `other`); each kind keeps its own cache of a chunk. */
+  kind: string;
 }
 
 export interface CodeCache {
@@ -81,7 +86,7 @@ export function installCodeCache(options: CodeCacheOptions): CodeCache {
   const loader = options.loader as CommonJsLoader;
   const previous = loader.prototype._compile;
   const missed: Array<{ script: Script; file: string }> = [];
-  const cacheFileOf = (chunk: string): string => join(options.cacheDir, `${chunk}.${options.tag}.cache`);
+  const cacheFileOf = (chunk: string): string => join(options.cacheDir, `${chunk}.${options.v8}.${options.kind}.cache`);
 
   loader.prototype._compile = function compileWithCache(content, filename, ...rest) {
     if (dirname(filename) !== options.chunksDir) return previous.call(this, content, filename, ...rest);
@@ -92,7 +97,9 @@ export function installCodeCache(options: CodeCacheOptions): CodeCache {
     } catch {
       cachedData = undefined; // none yet: compiled from source, saved by `save`
     }
-    const script = new Script(loader.wrap(content), { filename, cachedData, importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+    // No importModuleDynamically: a script compiled from a cache loses that callback in Node 20, and the chunks have no
+    // import() (rolldown.config.mjs loads lazy packages with require()).
+    const script = new Script(loader.wrap(content), { filename, cachedData });
     if (cachedData === undefined || script.cachedDataRejected === true) missed.push({ script, file });
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     // As Node's own require for the module: its calls go through the module (its parent and children kept), resolve and the rest as createRequire gives them.
@@ -106,7 +113,7 @@ export function installCodeCache(options: CodeCacheOptions): CodeCache {
       if (missed.length === 0) return;
       try {
         mkdirSync(options.cacheDir, { recursive: true, mode: 0o700 });
-        removeStale(options.cacheDir, options.chunksDir, options.tag);
+        removeStale(options.cacheDir, options.chunksDir, options.v8);
       } catch {
         return; // a folder this user cannot write: no cache, as before
       }
@@ -128,13 +135,13 @@ export function installCodeCache(options: CodeCacheOptions): CodeCache {
   };
 }
 
-/** Removes the caches of chunks no longer in `chunksDir` (an older build) or made for another V8. */
-function removeStale(cacheDir: string, chunksDir: string, tag: string): void {
+/** Removes the caches of chunks no longer in `chunksDir` (an older build) or made for another V8 (or named as no cache now is). */
+function removeStale(cacheDir: string, chunksDir: string, v8: string): void {
   const chunks = new Set(readdirSync(chunksDir));
   for (const name of readdirSync(cacheDir)) {
     if (name.includes('.cache.tmp-')) continue; // another run's, being written
-    const match = /^(.+\.js)\.(.+)\.cache$/.exec(name);
-    if (match && chunks.has(match[1]!) && match[2] === tag) continue;
+    const match = /^(.+\.js)\.(.+)\.([a-z]+)\.cache$/.exec(name);
+    if (match && chunks.has(match[1]!) && match[2] === v8) continue;
     try {
       unlinkSync(join(cacheDir, name));
     } catch {

@@ -3,7 +3,9 @@
 // Layer: the CLI layer. May import: src/daemon, src/proxy, src/recorder, src/tunnel, src/tunnel-server, src/endpoints, src/emulator, src/control, src/tui, src/replay, src/watch, src/child, src/inspector-server, src/saved-calls, src/events, src/median, src/config, src/presentation, src/shared, src/platform.
 // This file and bin-start.ts (argv, the exit) are the only modules that touch the process: argv, env, streams, signals, exit.
 // Node's options for the daemon's memory are on the first line (the bundle carries the line over; the benches and
-// `npm run demo` read it, bench/bin-node-args.ts), but for those V8 takes at run time: runtime-v8-flags.ts sets them.
+// `npm run demo` read it, bench/bin-node-args.ts). None is set at run time: that would change the flags V8 binds its
+// code cache to (bin-start.ts), and the one that was (--liftoff-only, for undici's wasm behind `fetch`) went with
+// fetch itself: every request of ours is sent with Node's own client (src/shared/http-fetch.ts).
 // --max-semi-space-size=2: V8's young generation stays at 2 MiB semi-spaces, where Node 20 grows them to 16 MiB under
 // load (~40 MiB of RSS for garbage that dies young). A call allocates ~35 KB (sampled at 250 calls/s, 2026-12-02), so a
 // scavenge comes every ~60 calls (~240 ms at 250 calls/s), the pace 4 MiB had when a call allocated ~65 KB. 4 MiB
@@ -26,15 +28,13 @@
 // the same CPU per call (BENCHMARKS.md, "Kept" under "Through the tunnel: where the floor is"). Not
 // --no-concurrent-recompilation: it kept the arenas small too, but compiled on the main thread, and the CPU per
 // call and p99 paid for it.
-// The line is full (Linux before 5.1 reads 127 characters of it): options that take effect at run time are set
-// there instead (runtime-v8-flags.ts: --liftoff-only). `env -S`
+// The line is full (Linux before 5.1 reads 127 characters of it). `env -S`
 // is GNU's and BSD's env (Linux, macOS; npm's Windows shims read it); BusyBox's (Alpine) has no -S.
 // bin-start.ts comes first: it installs the bundle's code cache before any other chunk of it is compiled.
 import { isOneShot } from './bin-start.js';
 import { stopSignals } from '../platform/process-signals.js';
 import type { Writable } from 'node:stream';
 import { runCli } from './run-cli.js';
-import { applyRuntimeV8Flags } from './runtime-v8-flags.js';
 import type { CliIo } from './cli-io.js';
 import { syncOutput } from './sync-output.js';
 import { outputDeviceOf } from '../platform/output-device.js';
@@ -52,12 +52,6 @@ const crashHandlers = new Set<() => void>();
  * other command, and /dev/null or a Windows console, gets Node's own stream,
  * its errors (EPIPE) handled by onOutputError.
  */
-// `show` never fetches, and node:v8 loads Node's whole streams stack, which its lookup does without (the
-// show-built-ins test); every other command may fetch. process.getBuiltinModule came in Node 20.16: on an older
-// Node, below package.json's engines, the option is only memory, so it is left unset rather than failing the start.
-if (!isOneShot && typeof process.getBuiltinModule === 'function') {
-  applyRuntimeV8Flags(process.getBuiltinModule('node:v8'));
-}
 function outputOf(fd: 1 | 2, stream: () => NodeJS.WriteStream): Writable {
   const own = (): Writable => stream().on('error', onOutputError);
   const device = isOneShot ? outputDeviceOf(fd, process.platform) : 'other';

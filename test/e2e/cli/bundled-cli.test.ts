@@ -103,7 +103,7 @@ describe('the bundled CLI (package.json bin)', () => {
     expect(await run.stop('SIGINT')).toBe(0);
   }, 90_000);
 
-  it('forwards a WebSocket upgrade to the dev server (http-proxy-3, loaded by import() from the CommonJS bundle at the first one)', async () => {
+  it('forwards a WebSocket upgrade to the dev server (http-proxy-3, loaded by require() in a promise from the CommonJS bundle at the first one)', async () => {
     const world = await useE2eWorld();
     const devServer = await useHttpServer((_req, res) => res.end());
     const wss = new WebSocketServer({ server: devServer.server });
