@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { NUDGED_LOOK_GAP_MS, waitForRoute } from '../../../src/endpoints/route-readiness.js';
+import { NUDGED_LOOK_GAP_MS, isRouteAnswering, waitForRoute } from '../../../src/endpoints/route-readiness.js';
 import { createManualClock } from '../../helpers/manual-clock.js';
 import { refusedOrigin } from '../../helpers/refused-port.js';
 import { useHttpServer } from '../../helpers/use-http-server.js';
@@ -49,6 +49,18 @@ async function useStartingRoute(withNudges: boolean) {
 }
 
 describe('the wait for the dev server', () => {
+  it('leaves no connection of its own open on the dev server once a look is answered', async () => {
+    const route = await useHttpServer((_req, res) => {
+      res.statusCode = 401;
+      res.end();
+    });
+    expect(await isRouteAnswering(`${route.url}/api/median`, { timeoutMs: 5_000 })).toBe(true);
+    await vi.waitFor(async () => {
+      const open = await new Promise<number>((resolve, reject) => route.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+      expect(open).toBe(0);
+    });
+  });
+
   it('looks again as soon as the dev server prints a line, not a whole pause later', async () => {
     const starting = await useStartingRoute(true);
     starting.nudge();
