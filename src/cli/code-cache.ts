@@ -11,7 +11,7 @@ import { Script } from 'node:vm';
  * for `show`, ~1 MB for `start`) and compiling what the command runs of it
  * at every start (the bin's V8 options already cost Node the cache of its
  * own built-ins). On `show` on 100,000 records: median 156.0 → 147.7 ms;
- * `start` → endpoint synced 483 → 443 ms (BENCHMARKS.md, Kept).
+ * `start` → endpoint synced 499 → 458 ms (BENCHMARKS.md, Kept).
  *
  * A cache file is named after its chunk (whose name carries a hash of its
  * content: a rebuilt chunk has a new name), V8's version and the kind of
