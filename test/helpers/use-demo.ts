@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { runCliInProcess, spawnCli, type SpawnedCli } from './cli-harness.js';
 import { useTempDir } from './e2e-world.js';
 import { useTeardown } from './use-teardown.js';
+import { MEDIAN_CALL_LIMITS } from '../../src/median/verdict-types.js';
 
 export interface DemoRun {
   cli: SpawnedCli;
@@ -50,9 +51,11 @@ export async function approveNextHeldCall(demo: DemoRun, as = 'A teammate'): Pro
   const words = message.slice(message.indexOf(' emulate approve ') + 1).split(' ');
   const argv = words.map((w) => (w === '<name>' ? as : w));
   let approved = await runCliInProcess(argv, { env: {} });
-  // Median runs at most three tools at once in a conversation: the demo's own calls may hold them. The hint says to
-  // wait for one to finish and run it again, as a user would.
-  for (let tries = 0; approved.code !== 0 && approved.stderr.includes('[too_many_running]') && tries < 10; tries++) {
+  // Median runs at most three tools at once in a conversation: the demo's own calls may hold them (its slowReport runs
+  // for up to Median's call timeout, so three of them hold it that long). The hint says to wait for one to finish and
+  // run it again, as a user would: until twice the call timeout has passed, by then every run that held it ended.
+  const giveUpAt = Date.now() + 2 * MEDIAN_CALL_LIMITS.timeoutMs;
+  while (approved.code !== 0 && approved.stderr.includes('[too_many_running]') && Date.now() < giveUpAt) {
     const calls = demo.cli.events().filter((e) => e.event === 'call');
     await demo.cli.waitForEvent((e) => e.event === 'call' && !calls.includes(e), 30_000);
     approved = await runCliInProcess(argv, { env: {} });
