@@ -11,6 +11,14 @@ export interface HttpFetchInit {
   redirect?: 'manual';
   /** false: a connection of its own, closed after this request; default: Node's keep-alive pool, as fetch pools. */
   keepAlive?: boolean;
+  /**
+   * Not fetch's: the socket may sit idle this long (before the answer or in
+   * the middle of its body) before the request is cut with an `ETIMEDOUT`
+   * error; none by default (the signal bounds the request).
+   */
+  idleTimeoutMs?: number;
+  /** Not fetch's: the body keeps its first so many bytes; the rest is read and dropped. None by default. */
+  maxBodyBytes?: number;
 }
 
 /** The answer's headers, read as fetch's Headers reads them (lower-case names, repeated values joined by ", "). */
@@ -59,7 +67,18 @@ export function httpFetch(url: string, init: HttpFetchInit = {}): Promise<HttpAn
     const headers: Record<string, string> = { accept: '*/*', 'user-agent': 'median-dev', ...lowerCased(init.headers) };
     if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(target, { method: init.method ?? 'GET', headers, ...(init.keepAlive === false ? { agent: false } : {}) });
+    const req = send(target, {
+      method: init.method ?? 'GET',
+      headers,
+      ...(init.keepAlive === false ? { agent: false } : {}),
+      ...(init.idleTimeoutMs !== undefined ? { timeout: init.idleTimeoutMs } : {}),
+    });
+    // The idle timeout's error, kept: cut in the middle of the body, Node reports the socket's close instead.
+    let timedOut: Error | undefined;
+    req.on('timeout', () => {
+      timedOut = Object.assign(new Error(`no byte for ${init.idleTimeoutMs} ms`), { code: 'ETIMEDOUT' });
+      req.destroy(timedOut);
+    });
     const onAbort = (): void => {
       req.destroy();
       reject(signal?.reason);
@@ -67,7 +86,7 @@ export function httpFetch(url: string, init: HttpFetchInit = {}): Promise<HttpAn
     signal?.addEventListener('abort', onAbort, { once: true });
     req.on('response', (res) => {
       signal?.removeEventListener('abort', onAbort);
-      resolve(answerOf(res, req.destroy.bind(req), signal));
+      resolve(answerOf(res, req.destroy.bind(req), signal, init.maxBodyBytes ?? Infinity, () => timedOut));
     });
     req.on('error', (error) => {
       signal?.removeEventListener('abort', onAbort);
@@ -85,7 +104,7 @@ function lowerCased(headers: Record<string, string> | undefined): Record<string,
 
 const decoder = new TextDecoder('utf-8');
 
-function answerOf(res: IncomingMessage, destroy: () => void, signal: AbortSignal | undefined): HttpAnswer {
+function answerOf(res: IncomingMessage, destroy: () => void, signal: AbortSignal | undefined, maxBodyBytes: number, timedOut: () => Error | undefined): HttpAnswer {
   const status = res.statusCode ?? 0;
   let bytes: Promise<Buffer> | undefined;
   const readAll = (): Promise<Buffer> => {
@@ -96,12 +115,18 @@ function answerOf(res: IncomingMessage, destroy: () => void, signal: AbortSignal
         return;
       }
       const chunks: Buffer[] = [];
+      let kept = 0;
       const onAbort = (): void => {
         destroy();
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('data', (chunk: Buffer) => {
+        if (kept >= maxBodyBytes) return;
+        const part = kept + chunk.length <= maxBodyBytes ? chunk : chunk.subarray(0, maxBodyBytes - kept);
+        chunks.push(part);
+        kept += part.length;
+      });
       res.on('end', () => {
         signal?.removeEventListener('abort', onAbort);
         resolve(Buffer.concat(chunks));
@@ -109,13 +134,13 @@ function answerOf(res: IncomingMessage, destroy: () => void, signal: AbortSignal
       // Cut mid-body (reset, or the signal): undici's "terminated".
       res.on('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
-        reject(signal?.aborted ? signal.reason : new TypeError('terminated', { cause: error }));
+        reject(signal?.aborted ? signal.reason : new TypeError('terminated', { cause: timedOut() ?? error }));
       });
       // Closed before its end without an error (a socket cut with nothing left to say): cut all the same.
       res.on('close', () => {
         if (res.complete) return;
         signal?.removeEventListener('abort', onAbort);
-        reject(signal?.aborted ? signal.reason : new TypeError('terminated', { cause: new Error('the connection closed before the body ended') }));
+        reject(signal?.aborted ? signal.reason : new TypeError('terminated', { cause: timedOut() ?? new Error('the connection closed before the body ended') }));
       });
     });
     return bytes;

@@ -100,4 +100,31 @@ describe('httpFetch: fetch’s answers with Node’s own HTTP client', () => {
     expect((await httpFetch(raw.url, { keepAlive: false })).status).toBe(204);
     expect(raw.heads[0]).toMatch(/\r\nconnection: close/i);
   });
+  it('idleTimeoutMs cuts a socket idle before the answer (a TypeError whose cause is ETIMEDOUT) and one idle in the middle of the body ("terminated")', async () => {
+    const server = await useHttpServer((req, res) => {
+      if (req.url === '/no-head') return; // never answers
+      res.writeHead(200);
+      res.write('part'); // and never ends
+    });
+    const started = Date.now();
+    const error = await httpFetch(`${server.url}/no-head`, { idleTimeoutMs: 80 }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(((error as Error).cause as NodeJS.ErrnoException).code).toBe('ETIMEDOUT');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(70);
+    const answer = await httpFetch(`${server.url}/part`, { idleTimeoutMs: 80 });
+    const cut = await answer.text().then(() => undefined, (e: unknown) => e);
+    expect((cut as Error).message).toBe('terminated');
+    expect(((cut as Error).cause as NodeJS.ErrnoException).code).toBe('ETIMEDOUT');
+  });
+
+  it('maxBodyBytes keeps a body’s first bytes and drops the rest; without it the whole body is read', async () => {
+    const big = Buffer.alloc(300_000, 0x61);
+    const server = await useHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-length': String(big.length) });
+      res.end(big);
+    });
+    const answer = await httpFetch(server.url, { maxBodyBytes: 1000 });
+    expect(await answer.text()).toBe('a'.repeat(1000));
+    expect((await (await httpFetch(server.url)).arrayBuffer()).byteLength).toBe(big.length);
+  });
 });
