@@ -118,6 +118,7 @@ export async function startSoakWorld(options: { startTimeoutMs: number; log(line
       // MEDIAN_DEV_SOAK_DAEMON_STDOUT=<file>: the CLI's other stdout lines (with daemon+--trace-gc in soak:floors, V8's GC trace) kept there.
       ...(process.env.MEDIAN_DEV_SOAK_DAEMON_STDOUT ? { otherLinesFile: process.env.MEDIAN_DEV_SOAK_DAEMON_STDOUT } : {}),
       args,
+      keepCallIds: true,
       cwd: projectDir,
       env: benchChildEnv({
         PORT: String(routePort),
