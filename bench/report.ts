@@ -77,7 +77,8 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
       isMet: r.recorder.median.appendsPerSecond >= TARGETS.appendsPerSecond,
     },
     {
-      what: `\`calls --json --limit 100\` on ${int(r.calls.storeRecords)} records (CLI wall clock, median)`,
+      // Judged by the slowest run, not the median the row also gives.
+      what: `\`calls --json --limit 100\` on ${int(r.calls.storeRecords)} records (CLI wall clock: median, and the slowest run judged)`,
       target: `< ${int(TARGETS.callsCommandMs)} ms`,
       measured: `${int(r.calls.cliMedianMs)} ms (max ${int(r.calls.cliMaxMs)})`,
       isMet: r.calls.cliMaxMs < TARGETS.callsCommandMs,
