@@ -67,18 +67,23 @@ export function httpFetch(url: string, init: HttpFetchInit = {}): Promise<HttpAn
     const headers: Record<string, string> = { accept: '*/*', 'user-agent': 'median-dev', ...lowerCased(init.headers) };
     if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const idleTimeoutMs = init.idleTimeoutMs;
     const req = send(target, {
       method: init.method ?? 'GET',
       headers,
       ...(init.keepAlive === false ? { agent: false } : {}),
-      ...(init.idleTimeoutMs !== undefined ? { timeout: init.idleTimeoutMs } : {}),
+      ...(idleTimeoutMs !== undefined ? { timeout: idleTimeoutMs } : {}),
     });
     // The idle timeout's error, kept: cut in the middle of the body, Node reports the socket's close instead.
     let timedOut: Error | undefined;
-    req.on('timeout', () => {
-      timedOut = Object.assign(new Error(`no byte for ${init.idleTimeoutMs} ms`), { code: 'ETIMEDOUT' });
-      req.destroy(timedOut);
-    });
+    // Only when asked: Node 20's global agent gives its sockets a 5 s timeout of its own and reports it as the
+    // request's 'timeout' too, which must not cut a slow answer (a tool that runs 8 s, a long poll).
+    if (idleTimeoutMs !== undefined) {
+      req.on('timeout', () => {
+        timedOut = Object.assign(new Error(`no byte for ${idleTimeoutMs} ms`), { code: 'ETIMEDOUT' });
+        req.destroy(timedOut);
+      });
+    }
     const onAbort = (): void => {
       req.destroy();
       reject(signal?.reason);

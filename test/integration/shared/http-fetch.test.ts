@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { globalAgent } from 'node:http';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { httpFetch, type HttpFetch } from '../../../src/shared/http-fetch.js';
 import { readBody, useHttpServer } from '../../helpers/use-http-server.js';
 import { useRawAnswerServer } from '../../helpers/use-raw-answer-server.js';
@@ -115,6 +116,21 @@ describe('httpFetch: fetch’s answers with Node’s own HTTP client', () => {
     const cut = await answer.text().then(() => undefined, (e: unknown) => e);
     expect((cut as Error).message).toBe('terminated');
     expect(((cut as Error).cause as NodeJS.ErrnoException).code).toBe('ETIMEDOUT');
+  });
+
+  it('without idleTimeoutMs a slow answer is waited for, whatever timeout the agent gives its sockets (Node 20’s global agent: 5 s)', async () => {
+    // The global agent's own socket timeout, shortened so the test need not wait 5 s; it is read as each socket is made.
+    const agentOptions = globalAgent.options as { timeout?: number };
+    const before = agentOptions.timeout;
+    agentOptions.timeout = 100;
+    onTestFinished(() => {
+      agentOptions.timeout = before;
+    });
+    const server = await useHttpServer((_req, res) => {
+      setTimeout(() => res.end('late'), 400);
+    });
+    const answer = await httpFetch(`${server.url}/slow`);
+    expect(await answer.text()).toBe('late');
   });
 
   it('maxBodyBytes keeps a body’s first bytes and drops the rest; without it the whole body is read', async () => {
