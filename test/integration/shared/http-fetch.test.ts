@@ -120,7 +120,7 @@ describe('httpFetch: fetch’s answers with Node’s own HTTP client', () => {
 
   it('without idleTimeoutMs a slow answer is waited for, whatever timeout the agent gives its sockets (Node 20’s global agent: 5 s)', async () => {
     // The global agent's own socket timeout, shortened so the test need not wait 5 s; it is read as each socket is made.
-    const agentOptions = globalAgent.options as { timeout?: number };
+    const agentOptions = (globalAgent as unknown as { options: { timeout?: number } }).options;
     const before = agentOptions.timeout;
     agentOptions.timeout = 100;
     onTestFinished(() => {
