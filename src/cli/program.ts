@@ -9,6 +9,7 @@ import { commandHandlers, type CommandHandlers } from './command-handlers.js';
 import { EMULATE_TUNNEL_DOMAIN, EMULATE_TUNNEL_SERVER_PORT } from './emulate-tunnel-defaults.js';
 import { VERSION } from './version.js';
 import { buildingOnly } from './building-only.js';
+import { DEFAULT_TEAMMATE } from './teammate-name.js';
 
 export { VERSION };
 
@@ -263,7 +264,7 @@ Exit codes: 0 success, 1 failure, 2 usage error.`,
       .command(decision)
       .description(decision === 'approve' ? 'approve a call the emulator holds for a teammate (it runs, with the id as toolCallId and --as as approvedBy)' : 'decline a call the emulator holds (nothing is sent)')
       .argument('<id>', 'the approval request id (apr_…)')
-      .option('--as <name>', 'the teammate deciding (approvedBy)', 'A teammate')
+      .option('--as <name>', 'the teammate deciding (approvedBy)', DEFAULT_TEAMMATE)
       .option('--data-dir <dir>', 'the data dir the emulator runs with (env MEDIAN_DEV_DIR, default ./.median-dev)')
       .option('--env <file>', 'find the emulator through this env file instead (the demo’s demo.env)')
       .option('--json', 'the run (approve) or the request (deny) as JSON')

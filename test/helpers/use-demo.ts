@@ -40,7 +40,7 @@ export async function useDemo(options: { intervalMs?: number; entry?: string } =
 /**
  * Plays the teammate for the demo's next high-risk call, as a user would: the
  * demo holds it for approval (Median's `high` risk) and prints the approve
- * command; that command, run as printed with `as` for `<name>`, lets the
+ * command; that command, run as printed with `as` for its quoted default name, lets the
  * call through. Resolves with the approval id, which is the call's toolCallId.
  */
 export async function approveNextHeldCall(demo: DemoRun, as = 'A teammate'): Promise<string> {
@@ -48,8 +48,9 @@ export async function approveNextHeldCall(demo: DemoRun, as = 'A teammate'): Pro
   const message = String(waiting.message);
   const id = /\b(apr_[0-9a-f]{24})\b/.exec(message)?.[1];
   if (!id) throw new Error(`The demo's approval message names no request id: ${message}`);
-  const words = message.slice(message.indexOf(' emulate approve ') + 1).split(' ');
-  const argv = words.map((w) => (w === '<name>' ? as : w));
+  const printed = message.slice(message.indexOf(' emulate approve ') + 1);
+  if (!printed.includes(' --as "A teammate" ')) throw new Error(`The demo's approve command names no teammate where expected: ${message}`);
+  const argv = [...printed.slice(0, printed.indexOf(' --as ')).split(' '), '--as', as, ...printed.slice(printed.indexOf(' --as "A teammate" ') + ' --as "A teammate" '.length).split(' ')];
   let approved = await runCliInProcess(argv, { env: {} });
   // Median runs at most three tools at once in a conversation: the demo's own calls may hold them (its slowReport runs
   // for up to Median's call timeout, so three of them hold it that long). The hint says to wait for one to finish and

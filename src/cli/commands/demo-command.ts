@@ -13,6 +13,7 @@ import { createCliLogger } from '../cli-logger.js';
 import { holdSignalsDuringStart, eventLinePrinter, runDaemonInForeground } from '../foreground-daemon.js';
 import { VERSION } from '../version.js';
 import { cliCommandLine, shellWord } from '../command-line.js';
+import { DEFAULT_TEAMMATE } from '../teammate-name.js';
 
 /** The compiled example route, in the package's dist/examples/ (found from the package's root: this module may be bundled). */
 const EXAMPLE_ROUTE = join(packageRoot(import.meta.url), 'dist', 'examples', 'tools-route', 'server.js');
@@ -124,7 +125,7 @@ export async function runDemo(options: Record<string, unknown>, io: CliIo): Prom
           onApproval: (approval) => {
             if (approval.waitingFor !== 'teammate') return;
             daemon.note(
-              `${approval.tool} (risk ${approval.risk}) waits for a teammate's approval, nothing sent yet: ${cliCommandLine(io)} emulate approve ${approval.id} --as <name> --env ${shellWord(envFile)}`,
+              `${approval.tool} (risk ${approval.risk}) waits for a teammate's approval, nothing sent yet: ${cliCommandLine(io)} emulate approve ${approval.id} --as ${shellWord(DEFAULT_TEAMMATE)} --env ${shellWord(envFile)}`,
             );
           },
         });

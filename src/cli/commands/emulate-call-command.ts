@@ -1,7 +1,8 @@
 import type { ApprovalRequest } from '../../emulator/approval-types.js';
 import type { EmulatedCall } from '../../emulator/tool-caller.js';
 import { approvalLine, emulatorFlags } from './emulate-approve-command.js';
-import { cliCommandLine } from '../command-line.js';
+import { cliCommandLine, shellWord } from '../command-line.js';
+import { DEFAULT_TEAMMATE } from '../teammate-name.js';
 import { secretsToMask } from '../../median/key.js';
 import type { VerdictKind } from '../../median/verdict-types.js';
 import { MedianDevError, UserError, receivedErrorCode } from '../../shared/errors.js';
@@ -77,5 +78,5 @@ function printHeld(approval: ApprovalRequest, options: Record<string, unknown>, 
       : "Risk high: nothing is sent until a teammate approves it in the conversation.",
   );
   const flags = emulatorFlags(options);
-  writeLine(io.stdout, style.dim(`Approve: ${cliCommandLine(io)} emulate approve ${approval.id} --as <name>${flags}   Decline: ${cliCommandLine(io)} emulate deny ${approval.id}${flags}`));
+  writeLine(io.stdout, style.dim(`Approve: ${cliCommandLine(io)} emulate approve ${approval.id} --as ${shellWord(DEFAULT_TEAMMATE)}${flags}   Decline: ${cliCommandLine(io)} emulate deny ${approval.id}${flags}`));
 }

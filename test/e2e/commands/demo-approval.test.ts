@@ -12,9 +12,11 @@ describe('the demo plays a high call as Median does', () => {
     // Nothing was sent for it yet.
     expect(demo.cli.events().some((e) => e.event === 'call' && e.toolCallId === id)).toBe(false);
 
-    // The command as printed, with a name for the teammate (the words after the binary and its script).
-    const words = message.slice(message.indexOf(' emulate approve ') + 1).split(' ');
-    const argv = words.map((w) => (w === '<name>' ? 'Dana' : w));
+    // The command as printed (the words after the binary and its script): it pastes as it is, with the default
+    // teammate quoted where a name goes; the teammate puts theirs there.
+    const printed = message.slice(message.indexOf(' emulate approve ') + 1);
+    expect(printed).toContain(' --as "A teammate" ');
+    const argv = printed.replace(' --as "A teammate" ', ' --as Dana ').split(' ');
     const approved = await runCliInProcess(argv, { env: {} });
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain(`${id} approved by Dana`);

@@ -31,7 +31,7 @@ describe('median-dev emulate call | approvals | approve | deny', () => {
     const id = /\b(apr_[0-9a-f]{24})\b/.exec(held.stdout)?.[1];
     expect(id, held.stdout).toBeDefined();
     expect(held.stdout).toContain('nothing is sent until a teammate approves it');
-    expect(held.stdout).toContain(`emulate approve ${id} --as <name> --env ${world.envFile}`);
+    expect(held.stdout).toContain(`emulate approve ${id} --as "A teammate" --env ${world.envFile}`);
 
     const listed = await world.cli('approvals');
     expect(listed.stdout).toContain(`${id}  refundOrder  risk high  waits for a teammate`);
