@@ -2,7 +2,9 @@
  * What one part of the daemon costs per call at a steady rate: the daemon as
  * it is against the same daemon started with a part switched off (a
  * variant's extra `start` flags, e.g. `--no-inspector`, or another build of
- * the bin, e.g. a copy of dist/bin kept before a change) and against its
+ * the bin, e.g. a copy of dist/bin kept before a change, or the same daemon
+ * whose `call` lines this process, the load generator, reads instead of a
+ * relay process: bench/scenarios/tunnel-world.ts) and against its
  * floors (`proxy` unless told), all in one tunnel world (bench/scenarios/tunnel-world.ts),
  * in interleaved rounds (the order rotated each round). Each round gives the
  * CPU per call of each process, read from /proc before and after (the main
@@ -12,7 +14,7 @@
  * process's system calls per call. A diagnosis, not a goal: it writes
  * nothing.
  *
- *   node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]
+ *   node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--variant-read-here name ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { exitUnlessBenchArgsRun, type BenchFlags } from './bench-args.js';
 import { median, summarizeLatencies } from './percentiles.js';
 import { callsFor } from './scenarios/tunnel-ab.js';
-import { startTunnelWorld } from './scenarios/tunnel-world.js';
+import { startTunnelWorld, type TunnelVariant } from './scenarios/tunnel-world.js';
 import { runLoad } from './load-generator.js';
 import { runSteadyRate } from './steady-rate.js';
 import { clockTicks } from './soak/process-stats.js';
@@ -66,7 +68,7 @@ interface Side {
 }
 
 export async function runDaemonParts(options: {
-  variants: Record<string, { args: string[]; cliEntry?: string }>;
+  variants: Record<string, TunnelVariant>;
   rounds: number;
   steadyCalls: number;
   rate: number;
@@ -214,16 +216,16 @@ function values(args: string[], name: string): string[] {
 }
 
 const FLAGS: BenchFlags = {
-  usage: 'node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]',
+  usage: 'node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--variant-read-here name ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]',
   switches: ['--syscalls'],
-  values: ['--variant', '--variant-bin', '--rounds', '--steady-calls', '--rate', '--floors', '--closed-calls'],
+  values: ['--variant', '--variant-bin', '--variant-read-here', '--rounds', '--steady-calls', '--rate', '--floors', '--closed-calls'],
 };
 
 type PartsOptions = Omit<Parameters<typeof runDaemonParts>[0], 'log'>;
 
 /** The run the flags ask for; a bad value throws (the entry prints it with the usage). */
 function optionsOf(args: string[]): PartsOptions {
-  const variants: Record<string, { args: string[]; cliEntry?: string }> = {};
+  const variants: Record<string, TunnelVariant> = {};
   for (const spec of values(args, '--variant')) {
     const at = spec.indexOf('=');
     if (at <= 0) throw new Error(`--variant takes name=--flag[,--flag], not ${spec}.`);
@@ -235,6 +237,11 @@ function optionsOf(args: string[]): PartsOptions {
     const cliEntry = spec.slice(at + 1);
     if (!existsSync(cliEntry)) throw new Error(`--variant-bin ${spec.slice(0, at)}: ${cliEntry} does not exist (copy dist/bin inside dist/ before the change, so it finds node_modules).`);
     variants[spec.slice(0, at)] = { args: [], cliEntry };
+  }
+
+  for (const name of values(args, '--variant-read-here')) {
+    if (name === '' || name.startsWith('-')) throw new Error(`--variant-read-here takes a name, not ${name}.`);
+    variants[name] = { args: [], callLines: 'here' };
   }
 
   const floorList = values(args, '--floors')[0] ?? 'proxy';

@@ -25,6 +25,24 @@ import { FLOOR_MODES, type FloorMode } from '../floor-tunnel.js';
 import { spawnSoakDaemon, type SoakDaemon } from '../soak/soak-daemon.js';
 import { CLI_ENTRY, EXAMPLE_ROUTE, ROUTE_PATH, loopbackPort } from '../soak/soak-world.js';
 
+/**
+ * Who reads a daemon's `call` lines (250 a second at the steady rate, ~3 KB
+ * each): a relay process (bench/soak/call-line-relay.ts), as a user's
+ * terminal or `jq` reads them, or this process, which also times every
+ * side's calls. The stock client and the floors print nothing, so with
+ * `here` only the daemon's calls were timed by a process busy reading its
+ * lines: in 6 rounds of `bench:parts --variant-read-here` its p99 read
+ * 0.49 ms (median) above the same daemon's relayed.
+ */
+export type CallLineReader = 'relay' | 'here';
+
+/** A daemon beside the first: extra `start` flags, another build's bin, who reads its `call` lines (default `relay`). */
+export interface TunnelVariant {
+  args: string[];
+  cliEntry?: string;
+  callLines?: CallLineReader;
+}
+
 /** Which tunnel server the world runs against. */
 export type TunnelServerKind = { kind: 'loopback'; socketReuse: SocketReuse } | { kind: 'external'; url: string; domain: string };
 
@@ -70,7 +88,9 @@ export async function startTunnelWorld(options: {
   /** Where the first daemon's stdout lines that are no event go (V8's `--trace-gc` lines, with `daemonNodeArgs`). */
   daemonOtherLinesFile?: string;
   /** More daemons beside the first: name → extra `start` flags (e.g. `--no-inspector`) and, with `cliEntry`, another build's bin; for a part's cost measured against the daemon as it is. */
-  variants?: Record<string, { args: string[]; cliEntry?: string }>;
+  variants?: Record<string, TunnelVariant>;
+  /** Who reads the first daemon's `call` lines (default `relay`). */
+  daemonCallLines?: CallLineReader;
 }): Promise<TunnelWorld> {
   for (const file of [CLI_ENTRY, EXAMPLE_ROUTE]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
@@ -112,7 +132,7 @@ export async function startTunnelWorld(options: {
       extraArgs: string[],
       nodeArgs: string[] | undefined,
       org: Emulator,
-      more: { otherLinesFile?: string; cliEntry?: string } = {},
+      more: { otherLinesFile?: string; cliEntry?: string; callLines?: CallLineReader } = {},
     ): Promise<{ daemon: SoakDaemon; host: string; routePort: number }> => {
       const projectDir = join(root, name);
       await mkdir(projectDir);
@@ -135,6 +155,7 @@ export async function startTunnelWorld(options: {
         env: benchChildEnv({ PORT: String(routePort), HOST: '127.0.0.1', MEDIAN_API_URL: org.url }),
         ...(nodeArgs ? { nodeArgs } : {}),
         ...(more.otherLinesFile ? { otherLinesFile: more.otherLinesFile } : {}),
+        relayCallLines: (more.callLines ?? 'relay') === 'relay',
       });
       cleanups.push(async () => void (await daemon.stop()));
       const opened = await daemon.waitForEvent(0, (e) => e.event === 'tunnel' && e.state === 'open', options.startTimeoutMs);
@@ -142,14 +163,20 @@ export async function startTunnelWorld(options: {
       if (options.server.kind === 'loopback') await daemon.waitForEvent(0, (e) => e.event === 'endpoint' && e.action === 'synced', options.startTimeoutMs);
       return { daemon, host: hostOf(String(opened.url), domain), routePort };
     };
-    const main = await startDaemon(`bench-${options.tag}`, [], options.daemonNodeArgs, emulator, options.daemonOtherLinesFile ? { otherLinesFile: options.daemonOtherLinesFile } : {});
+    const main = await startDaemon(`bench-${options.tag}`, [], options.daemonNodeArgs, emulator, {
+      ...(options.daemonOtherLinesFile ? { otherLinesFile: options.daemonOtherLinesFile } : {}),
+      ...(options.daemonCallLines ? { callLines: options.daemonCallLines } : {}),
+    });
     const daemon = main.daemon;
     // The stock client and the floors go to the first daemon's dev server.
     const routePort = main.routePort;
     const variants: TunnelWorld['variants'] = {};
     for (const [name, variant] of Object.entries(options.variants ?? {})) {
       // An org of its own (its own emulator, the same key, so the same signing secret): in one org the variant's tools would clash with the daemon's, and its endpoint never sync.
-      const started = await startDaemon(`variant-${name}-${options.tag}`, variant.args, options.daemonNodeArgs, await startOrg(emulator.key), variant.cliEntry ? { cliEntry: variant.cliEntry } : {});
+      const started = await startDaemon(`variant-${name}-${options.tag}`, variant.args, options.daemonNodeArgs, await startOrg(emulator.key), {
+        ...(variant.cliEntry ? { cliEntry: variant.cliEntry } : {}),
+        ...(variant.callLines ? { callLines: variant.callLines } : {}),
+      });
       variants[name] = { daemon: started.daemon, host: started.host };
     }
     const stock = await forkServer({ role: 'stock-tunnel', tunnelHost: tunnelServerUrl, target: `http://127.0.0.1:${routePort}`, subdomain: `stock-${options.tag}` });

@@ -10,8 +10,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { isProcessGroupAlive } from '../../src/platform/index.js';
 import { binArgv } from '../bin-node-args.js';
+import { RELAY_CALLS_EVENT } from './call-line-relay.js';
+
+// Run from its TypeScript source (the tests, under vitest), this module spawns the built relay: `npm test` builds first.
+const RELAY_ENTRY = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../dist/bench/soak/call-line-relay.js' : './call-line-relay.js', import.meta.url));
 
 export interface DaemonEventLine {
   event: string;
@@ -38,6 +43,8 @@ export interface SoakDaemon {
   /** Whether a `call` event named this toolCallId; only for a daemon spawned with `keepCallIds`. */
   hasCallEvent(toolCallId: string): boolean;
   outputLines(): number;
+  /** Characters of the CLI's stdout this process has read (with `relayCallLines`, what the relay passed on). */
+  stdoutChars(): number;
   /** The first kept event at index ≥ `after` that `matches`; rejects after `timeoutMs` or when the CLI exits. */
   waitForEvent(after: number, matches: (event: DaemonEventLine) => boolean, timeoutMs: number): Promise<DaemonEventLine>;
   /** Pids of the dev server (`child` events with state `running`), oldest first. */
@@ -83,14 +90,29 @@ export function spawnSoakDaemon(options: {
    * run, not the stock client's or a floor's.
    */
   keepCallIds?: boolean;
+  /**
+   * The CLI's stdout goes to a relay process (bench/soak/call-line-relay.ts)
+   * that drops the `call` lines and passes on the rest with their count, so
+   * this process is not woken by them; `callEvents` then lags by up to a
+   * second. Not with `keepCallIds`.
+   */
+  relayCallLines?: boolean;
 }): SoakDaemon {
+  if (options.relayCallLines && options.keepCallIds) throw new Error('relayCallLines drops the call lines keepCallIds needs.');
   const nodeArgv = [...(options.nodeArgs ?? []), ...binArgv(options.cliEntry, options.args)];
+  const relay = options.relayCallLines ? spawn(process.execPath, [RELAY_ENTRY], { stdio: ['pipe', 'pipe', 'inherit'] }) : undefined;
   const child: ChildProcess = spawn(process.execPath, nodeArgv, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', relay ? relay.stdin! : 'pipe', 'pipe'],
   });
-  if (child.pid === undefined) throw new Error('The CLI could not be spawned.');
+  if (child.pid === undefined) {
+    relay?.kill('SIGKILL');
+    throw new Error('The CLI could not be spawned.');
+  }
+  // The relay's end of the pipe is the CLI's now: this process closes its copy, so the relay sees the end when the CLI exits.
+  relay?.stdin!.destroy();
+  const stdoutLines = relay ? relay.stdout! : child.stdout!;
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   exited.catch(() => undefined);
   const kept: DaemonEventLine[] = [];
@@ -103,8 +125,16 @@ export function spawnSoakDaemon(options: {
   const otherLines = options.otherLinesFile ? createWriteStream(options.otherLinesFile, { flags: 'a' }) : undefined;
   if (otherLines) child.once('exit', () => otherLines.end());
 
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (text: string) => {
+  // Every line is in once the stdout this process reads has closed: after the CLI's exit, later still through the relay.
+  let linesEnded = false;
+  stdoutLines.once('close', () => {
+    linesEnded = true;
+    for (const listener of listeners) listener();
+  });
+  stdoutLines.setEncoding('utf8');
+  let charsRead = 0;
+  stdoutLines.on('data', (text: string) => {
+    charsRead += text.length;
     const lines = (carry + text).split('\n');
     carry = lines.pop() ?? '';
     let isNews = false;
@@ -133,6 +163,10 @@ export function spawnSoakDaemon(options: {
         outputs += 1;
         continue;
       }
+      if (event.event === RELAY_CALLS_EVENT) {
+        calls = Number(event.count);
+        continue;
+      }
       if (kept.length < MAX_KEPT_EVENTS) kept.push(event);
       isNews = true;
     }
@@ -158,25 +192,24 @@ export function spawnSoakDaemon(options: {
         resolve(found);
         return;
       }
-      if (!isRunning()) {
-        reject(new Error(`The CLI had exited (code ${child.exitCode ?? child.signalCode}). stderr: ${stderr.slice(-800)}`));
+      const ended = (): Error => new Error(`The CLI's output ended (it exited: code ${child.exitCode ?? child.signalCode}) before such an event. stderr: ${stderr.slice(-800)}`);
+      if (linesEnded) {
+        reject(ended());
         return;
       }
       const finish = (error: Error | undefined, event?: DaemonEventLine): void => {
         clearTimeout(timer);
         listeners.delete(listener);
-        child.off('exit', onExit);
         if (error) reject(error);
         else resolve(event!);
       };
       const listener = (): void => {
         const event = find();
         if (event) finish(undefined, event);
+        else if (linesEnded) finish(ended());
       };
-      const onExit = (code: number | null): void => finish(new Error(`The CLI exited (code ${code}) while the soak waited for an event. stderr: ${stderr.slice(-800)}`));
       const timer = setTimeout(() => finish(new Error(`No such event from the CLI within ${timeoutMs} ms.`)), timeoutMs);
       listeners.add(listener);
-      child.once('exit', onExit);
     });
 
   let stopping: Promise<StopOutcome> | undefined;
@@ -209,6 +242,7 @@ export function spawnSoakDaemon(options: {
       return callIds.has(id);
     },
     outputLines: () => outputs,
+    stdoutChars: () => charsRead,
     waitForEvent,
     childPids,
     isRunning,
