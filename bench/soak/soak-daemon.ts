@@ -1,9 +1,11 @@
 /**
  * The real built CLI (`median-dev start --json …`) as a child process. Its
- * event lines are read as they come: `call` events are counted and their
- * toolCallIds kept (a Set; the soak checks them against the store), `output`
- * lines of the dev server are counted, every other event is kept in order
- * (bounded) for the heal timings. Stopped with SIGINT like a user's Ctrl-C,
+ * event lines are read as they come: `call` events are counted (and with
+ * `keepCallIds` their toolCallIds kept, a Set the soak checks against the
+ * store), `output` lines of the dev server are counted, every other event is
+ * kept in order (bounded) for the heal timings. With `relayCallLines` a relay
+ * process reads the CLI's stdout and drops the `call` lines before they reach
+ * this one. Stopped with SIGINT like a user's Ctrl-C,
  * SIGKILL after a grace period; the dev server's process group is killed
  * too if the CLI could not stop it.
  */
