@@ -26,13 +26,15 @@ import { spawnSoakDaemon, type SoakDaemon } from '../soak/soak-daemon.js';
 import { CLI_ENTRY, EXAMPLE_ROUTE, ROUTE_PATH, loopbackPort } from '../soak/soak-world.js';
 
 /**
- * Who reads a daemon's `call` lines (250 a second at the steady rate, ~3 KB
- * each): a relay process (bench/soak/call-line-relay.ts), as a user's
- * terminal or `jq` reads them, or this process, which also times every
- * side's calls. The stock client and the floors print nothing, so with
- * `here` only the daemon's calls were timed by a process busy reading its
- * lines: in 6 rounds of `bench:parts --variant-read-here` its p99 read
- * 0.49 ms (median) above the same daemon's relayed.
+ * Who reads a daemon's `call` lines (~260 characters each; 250 a second at
+ * the steady rate, ~3,000 in the closed loop): a relay process
+ * (bench/soak/call-line-relay.ts), as a user's terminal or `jq` reads them in
+ * a process of its own, or this process, which also times every side's
+ * calls. The stock client and the floors print nothing, so with `here` only
+ * the daemon's calls are timed by a process busy reading its lines. Two
+ * 6-round looks with `bench:parts --variant-read-here` did not settle what
+ * that costs the daemon's p99 (−0.49 and +0.13 ms, median, relayed against
+ * read here); the relay is the default because it times every side alike.
  */
 export type CallLineReader = 'relay' | 'here';
 

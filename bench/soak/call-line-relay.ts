@@ -2,10 +2,10 @@
  * A process between the daemon's stdout and the bench: it reads the
  * daemon's `--json` lines, drops the `call` lines (counting them), and
  * passes every other line on, with the count as a `relay-calls` line at most
- * once a second while calls come. With it, the bench process (which also
- * times the calls) is not woken for each batch of `call` lines: a diagnosis
- * of what reading those lines costs the load generator (bench/daemon-parts.ts,
- * `--variant-relayed`).
+ * once a second while calls come. With it, the bench process, which also
+ * times the calls, never reads the `call` lines: the tunnel world puts one
+ * after every daemon unless told otherwise (bench/scenarios/tunnel-world.ts;
+ * `bench:parts --variant-read-here` for a daemon without it).
  *
  *   node dist/bench/soak/call-line-relay.js   (stdin: the daemon's stdout)
  */

@@ -47,7 +47,7 @@ export interface SoakDaemon {
   outputLines(): number;
   /** Characters of the CLI's stdout this process has read (with `relayCallLines`, what the relay passed on). */
   stdoutChars(): number;
-  /** The first kept event at index ≥ `after` that `matches`; rejects after `timeoutMs` or when the CLI exits. */
+  /** The first kept event at index ≥ `after` that `matches`; rejects after `timeoutMs`, or once the CLI's stdout has ended without one. */
   waitForEvent(after: number, matches: (event: DaemonEventLine) => boolean, timeoutMs: number): Promise<DaemonEventLine>;
   /** Pids of the dev server (`child` events with state `running`), oldest first. */
   childPids(): number[];
@@ -125,12 +125,12 @@ export function spawnSoakDaemon(options: {
   let carry = '';
   const listeners = new Set<() => void>();
   const otherLines = options.otherLinesFile ? createWriteStream(options.otherLinesFile, { flags: 'a' }) : undefined;
-  if (otherLines) child.once('exit', () => otherLines.end());
 
   // Every line is in once the stdout this process reads has closed: after the CLI's exit, later still through the relay.
   let linesEnded = false;
   stdoutLines.once('close', () => {
     linesEnded = true;
+    otherLines?.end();
     for (const listener of listeners) listener();
   });
   stdoutLines.setEncoding('utf8');
@@ -147,8 +147,8 @@ export function spawnSoakDaemon(options: {
         if (at !== -1) {
           const start = at + TOOL_CALL_ID_FIELD.length;
           // A copy, not a slice: V8 makes a slice of 13 characters or more a view that keeps the
-          // whole chunk it came from alive (the line holds the record, ~3 KB): 100,000 ids held
-          // ~300 MB of this process's heap that way.
+          // string it was cut from alive (the chunk of stdout the lines were split from): 100,000
+          // ids held ~300 MB of this process's heap that way.
           callIds.add(Buffer.from(line.slice(start, line.indexOf('"', start)), 'latin1').toString('latin1'));
         }
         continue;
