@@ -112,8 +112,19 @@ export async function runDaemonParts(options: {
         await runLoad({ origin: world.tunnelServerUrl, requests: closed.length, warmup: 0, concurrency: 16, recordLatencies: false, requestAt: (i) => closed[i]!, deadlineMs: 240_000 });
       }
       for (const side of order) {
-        const fresh = callsFor(world, side.host, 64);
-        await runLoad({ origin: world.tunnelServerUrl, requests: fresh.length, warmup: 0, concurrency: 16, recordLatencies: false, requestAt: (i) => fresh[i]!, deadlineMs: 60_000 });
+        const freshen = () => {
+          const fresh = callsFor(world, side.host, 64);
+          return runLoad({ origin: world.tunnelServerUrl, requests: fresh.length, warmup: 0, concurrency: 16, recordLatencies: false, requestAt: (i) => fresh[i]!, deadlineMs: 60_000 });
+        };
+        const freshened = await freshen();
+        if (side.name === 'stock' && freshened.failed > 0) {
+          // Idle over a minute while the others ran, its tunnel died and the server forgot it (tunnel-world.ts, restartStock): a new one, as tunnel-ab.ts does.
+          options.log(`  round ${round + 1} stock: ${freshened.failed} of 64 calls failed (the stock client's tunnel died while idle); a new one, same subdomain`);
+          await world.restartStock();
+          side.host = world.stockHost;
+          side.pid = world.stock.pid;
+          await freshen();
+        }
         const calls = callsFor(world, side.host, options.steadyCalls);
         const load = loadavg()[0]!;
         const before = await threadCpuOf(side.pid);
