@@ -1,4 +1,5 @@
 import type { DaemonEvent, HealState } from '../events/daemon-events.js';
+import { callEventLine } from '../events/call-event.js';
 import { childExitText } from '../events/child-exit.js';
 import { OWNER_LABELS, type EndpointOwner } from '../shared/endpoint-owner.js';
 import { safeJson, safeStrings } from '../shared/output-sanitiser.js';
@@ -6,12 +7,7 @@ import { styleSignature, styleVerdict, type Style } from './terminal-style.js';
 
 /** One `--json` line: the event without the embedded record (the store has it). */
 export function eventToJsonLine(event: DaemonEvent): string {
-  return safeJson(event.event === 'call' ? withoutRecord(event) : event);
-}
-
-function withoutRecord(event: Extract<DaemonEvent, { event: 'call' }>): DaemonEvent {
-  const { record: _record, ...rest } = event;
-  return rest;
+  return safeJson(event.event === 'call' ? callEventLine(event) : event);
 }
 
 const label = (style: Style, text: string) => style.dim(text.padEnd(9));
@@ -32,7 +28,7 @@ const ownerLabel = (owner: EndpointOwner | null | undefined): string => (owner ?
 export function eventToLogLine(raw: DaemonEvent, style: Style): string | undefined {
   // Tool names, toolCallIds, dev server output and messages come from outside: one line each, controls escaped.
   // A call's line shows none of its embedded record: it is not walked (a whole request and answer, every call).
-  const event = safeStrings(raw.event === 'call' && raw.record !== undefined ? withoutRecord(raw) : raw);
+  const event = safeStrings(raw.event === 'call' && raw.record !== undefined ? callEventLine(raw) : raw);
   switch (event.event) {
     case 'proxy':
       return `${label(style, 'proxy')}listening on ${event.url}`;

@@ -4,7 +4,7 @@ import { readEnvFile } from '../config/index.js';
 import { keyFingerprint, newReplayKey, resolveToolSecret, secretsToMask, type CallRecord } from '../median/index.js';
 import { MedianDevError } from '../shared/errors.js';
 import { silentLogger, type Logger } from '../shared/logger.js';
-import { errorEvent, type NewDaemonEvent } from '../events/index.js';
+import { errorEvent, type DaemonEvent, type NewDaemonEvent } from '../events/index.js';
 import { createCallStore } from '../recorder/index.js';
 import { createEventHub } from './event-hub.js';
 import { createEventMasker } from './event-masker.js';
@@ -32,8 +32,8 @@ export interface DaemonContext {
   hub: ReturnType<typeof createEventHub>;
   masker: ReturnType<typeof createEventMasker>;
   secrets: ReturnType<typeof secretsToMask>;
-  /** Emits an event, masked first. */
-  emit(event: NewDaemonEvent): void;
+  /** Emits an event, masked first (a `call` event may come stamped: EventHub.emit). */
+  emit(event: NewDaemonEvent | DaemonEvent): void;
   /** Each running part's close(), in the order shutdown.ts closes them. */
   running: RunningParts;
   shutdown: () => Promise<void>;
@@ -88,7 +88,7 @@ export async function buildDaemonContext(options: DaemonOptions): Promise<Daemon
   // Every secret median-dev knows: the key, MEDIAN_TOOL_SECRET, the secret derived from the key.
   const secrets = secretsToMask({ medianKey, toolSecret: config.toolSecret });
   const masker = createEventMasker(secrets, { redactVisitor: config.redactVisitor });
-  const emit = (event: NewDaemonEvent) => hub.emit(masker.mask(event));
+  const emit = (event: NewDaemonEvent | DaemonEvent) => hub.emit(masker.mask(event));
 
   const running: RunningParts = {};
   running.lock = () => lock.release();

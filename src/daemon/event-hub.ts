@@ -6,8 +6,12 @@ const SNAPSHOT_OUTPUT_LINES = 200;
 
 /** Fans daemon events out to listeners and keeps the snapshot a new client starts from. */
 export interface EventHub {
-  /** Stamps `at`, updates the snapshot, and hands the event to every listener. */
-  emit(event: NewDaemonEvent): void;
+  /**
+   * Stamps `at`, updates the snapshot, and hands the event to every listener.
+   * A `call` event that comes stamped (callEventOf: one a call) is handed on
+   * as it is, not copied.
+   */
+  emit(event: NewDaemonEvent | DaemonEvent): void;
   on(listener: (event: DaemonEvent) => void): () => void;
   /** The state now, with the records held in memory (with a store: only those it could not take; see snapshot-records.ts). */
   snapshot(): DaemonSnapshot;
@@ -137,7 +141,7 @@ export function createEventHub(base: {
 
   return {
     emit(input) {
-      const event = Object.assign({ event: input.event, at: new Date().toISOString() }, input) as DaemonEvent;
+      const event = input.event === 'call' && 'at' in input ? input : (Object.assign({ event: input.event, at: new Date().toISOString() }, input) as DaemonEvent);
       reduce(event);
       for (const listener of listeners) listener(event);
     },

@@ -1,6 +1,6 @@
 import { repeatKeyOf, withRepeats, type CallRecord } from '../median/index.js';
 import type { Recorder } from '../recorder/index.js';
-import type { NewDaemonEvent } from '../events/index.js';
+import { callEventOf, type DaemonEvent, type NewDaemonEvent } from '../events/index.js';
 
 
 /**
@@ -21,7 +21,8 @@ import type { NewDaemonEvent } from '../events/index.js';
  */
 export function createRecordSink(
   recorder: Recorder,
-  emit: (event: NewDaemonEvent) => void,
+  /** A `call` event comes whole, `at` stamped (callEventOf); the others without their `at`. */
+  emit: (event: NewDaemonEvent | DaemonEvent) => void,
   /** Masks a record the recorder could not store (it masks the ones it stores). */
   maskUnstored: (record: CallRecord) => CallRecord,
 ): (record: CallRecord) => Promise<void> {
@@ -76,19 +77,7 @@ export function createRecordSink(
   };
 
   function emitCall(stored: CallRecord): void {
-    emit({
-      event: 'call',
-      id: stored.id,
-      toolCallId: stored.toolCallId,
-      tool: stored.tool,
-      kind: stored.kind,
-      status: stored.response?.status ?? null,
-      signature: stored.signature,
-      verdict: stored.verdict.kind,
-      durationMs: stored.durationMs,
-      replayOf: stored.replayOf,
-      ...(stored.repeats === undefined ? {} : { repeats: stored.repeats }),
-      record: stored,
-    });
+    // Whole, stamped here: the hub hands it on without a copy (call-event.ts).
+    emit(callEventOf(stored, new Date().toISOString()));
   }
 }

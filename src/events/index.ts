@@ -3,6 +3,7 @@
 export type { DaemonEvent, DaemonEventName, DaemonSnapshot, ControlCommand, NewDaemonEvent, HealState, HealUnderWay, EmulatorApproval, EmulatorDecisionAnswer, TargetHow, TargetState } from './daemon-events.js';
 export { DECIDERS, isDevServerLocalOnly } from './daemon-events.js';
 export { errorEvent } from './error-event.js';
+export { callEventLine, callEventOf, type CallEvent, type CallEventLine } from './call-event.js';
 export { childExitText } from './child-exit.js';
 export { commandErrorOf, type CommandError } from './command-error.js';
 export type { DaemonFact, DaemonFactType, DaemonFactOf } from './daemon-facts.js';

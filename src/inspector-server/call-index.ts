@@ -28,6 +28,8 @@ export interface CallIndex {
   load(): Promise<void>;
   /** The record's row; kept once `load()` was called (before, the store is the list). */
   add(record: CallRecord): CallRow;
+  /** Whether it keeps the rows `add` gives (`load()` was called). */
+  isKeeping(): boolean;
   /** Rows the index holds. */
   size(): number;
   page(query: { offset: number; limit: number; filter: string }): Promise<CallPage>;
@@ -126,6 +128,7 @@ export function createCallIndex(options: CallIndexOptions): CallIndex {
       trim();
       return row;
     },
+    isKeeping: () => loading !== undefined,
     size: () => rows.length,
     async page({ offset, limit, filter }) {
       await load();

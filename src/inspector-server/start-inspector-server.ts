@@ -65,11 +65,12 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     return { daemon, recording, timeline: timeline.entries };
   };
   const unsubscribe = options.events.on((event) => {
-    timeline = reduceTimeline(timeline, event);
     if (event.event === 'call') {
-      if (event.record) live.broadcast({ type: 'call', row: index.add(event.record) });
+      // A row only for an index that keeps it or a browser that listens: a daemon nobody inspects builds none (250 calls a second).
+      if (event.record && (index.isKeeping() || live.clientCount() > 0)) live.broadcast({ type: 'call', row: index.add(event.record) });
       return;
     }
+    timeline = reduceTimeline(timeline, event);
     if (event.event === 'recording') recording = event.state;
     if (event.event === 'output' || event.event === 'log' || live.clientCount() === 0) return;
     live.broadcast({ type: 'status', status: status() });

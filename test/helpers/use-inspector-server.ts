@@ -32,8 +32,10 @@ export function writeTestAssets(): string {
 /**
  * The inspector server on 127.0.0.1 port 0 over in-memory daemon data (the
  * store is an array, events come from `emit`), closed when the test ends.
+ * Its list is read before it resolves, unless `cold` (as in a daemon: read
+ * when a browser first asks).
  */
-export async function useInspectorServer(records: CallRecord[] = [], overrides: Partial<InspectorServerOptions> = {}): Promise<InspectorWorld> {
+export async function useInspectorServer(records: CallRecord[] = [], overrides: Partial<InspectorServerOptions> = {}, options: { cold?: boolean } = {}): Promise<InspectorWorld> {
   const listeners = new Set<(event: DaemonEvent) => void>();
   const replays: ReplayBody[] = [];
   const world = { records, replays } as InspectorWorld;
@@ -72,7 +74,7 @@ export async function useInspectorServer(records: CallRecord[] = [], overrides: 
   world.emit = (event) => {
     for (const listener of listeners) listener(event);
   };
-  await server.loaded;
+  if (!options.cold) await server.loaded;
   return world;
 }
 
