@@ -1,10 +1,8 @@
 import type { CallRecord } from '../median/index.js';
-import type { DaemonEvent } from '../events/index.js';
+import type { CallEvent } from '../events/index.js';
 
 /** The newest records a client that attaches starts from. */
 export const SNAPSHOT_RECORDS = 500;
-
-type CallEvent = Extract<DaemonEvent, { event: 'call' }>;
 
 /** The store's side: its newest records, most recently recorded first. */
 export interface NewestRecords {

@@ -2,6 +2,7 @@ import type { CallRecord } from '../median/call-record.js';
 import { keyLabel } from '../events/key-map.js';
 import { childExitText } from '../events/child-exit.js';
 import type { DaemonEvent, DaemonSnapshot } from '../events/daemon-events.js';
+import type { CallEvent } from '../events/call-event.js';
 import { OWNER_LABELS } from '../shared/endpoint-owner.js';
 import { commandResult, inputEdited } from './command-results.js';
 import { appendDevOutput, openDevOutput } from './dev-output.js';
@@ -103,7 +104,7 @@ function applySnapshot(state: TuiState, snapshot: DaemonSnapshot): TuiState {
 }
 
 /** A record for a call event that came without one (only its summary is known). */
-export function recordFromCallEvent(event: Extract<DaemonEvent, { event: 'call' }>): CallRecord {
+export function recordFromCallEvent(event: CallEvent): CallRecord {
   return {
     id: event.id,
     toolCallId: event.toolCallId,
