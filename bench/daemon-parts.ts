@@ -11,10 +11,12 @@
  * thread and the rest apart), and the difference of each variant to the
  * daemon as it is, with the stock client for scale. With `--syscalls`, one
  * more steady run per side with `strace -f -c` attached counts each
- * process's system calls per call. A diagnosis, not a goal: it writes
+ * process's system calls per call. With `--churn`, the tunnel server
+ * closes sockets as localtunnel-server does (the tunnel bench's churn
+ * table) instead of keeping them. A diagnosis, not a goal: it writes
  * nothing.
  *
- *   node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--variant-read-here name ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]
+ *   node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--variant-read-here name ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--churn] [--syscalls]
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -78,15 +80,18 @@ export async function runDaemonParts(options: {
   closedCalls: number;
   /** Also a round per side with `strace -f -c` (found on PATH) attached: system calls per call, by name. */
   syscalls?: boolean;
+  /** The tunnel server closes sockets as localtunnel-server does (its churn), instead of keeping them. */
+  churn?: boolean;
   log(line: string): void;
 }): Promise<void> {
   const world = await startTunnelWorld({
-    server: { kind: 'loopback', socketReuse: 'pool' },
+    server: { kind: 'loopback', socketReuse: options.churn ? 'localtunnel-server' : 'pool' },
     tag: newRunTag(),
     startTimeoutMs: 60_000,
     floors: options.floors,
     variants: options.variants,
   });
+  options.log(`tunnel server: ${options.churn ? "sockets closed as localtunnel-server closes them (--churn)" : 'sockets kept'}`);
   try {
     const sides: Side[] = [
       { name: 'daemon', host: world.daemonHost, pid: world.daemon.pid },
@@ -227,8 +232,8 @@ function values(args: string[], name: string): string[] {
 }
 
 const FLAGS: BenchFlags = {
-  usage: 'node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--variant-read-here name ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--syscalls]',
-  switches: ['--syscalls'],
+  usage: 'node dist/bench/daemon-parts.js [--variant name=--flag,--flag ...] [--variant-bin name=path/to/median-dev.js ...] [--variant-read-here name ...] [--rounds N] [--steady-calls N] [--rate N] [--floors proxy,record|none] [--closed-calls N] [--churn] [--syscalls]',
+  switches: ['--syscalls', '--churn'],
   values: ['--variant', '--variant-bin', '--variant-read-here', '--rounds', '--steady-calls', '--rate', '--floors', '--closed-calls'],
 };
 
@@ -277,6 +282,7 @@ function optionsOf(args: string[]): PartsOptions {
     floors: floors as FloorMode[],
     closedCalls: count('--closed-calls', 0, 0),
     syscalls: args.includes('--syscalls'),
+    churn: args.includes('--churn'),
   };
 }
 
