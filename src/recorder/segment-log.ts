@@ -12,15 +12,7 @@ import { SegmentSync } from './segment-sync.js';
 import { writeAll, writeAllNow } from './write-all.js';
 import { HandleCheck } from './handle-check.js';
 import { linesFitting, linesWritableNow } from './write-now.js';
-
-interface Segment {
-  seq: number;
-  path: string;
-  records: number;
-  bytes: number;
-  /** False for a segment decided on but not created yet. */
-  onDisk: boolean;
-}
+import { Segment } from './segment.js';
 
 /**
  * The segment files of one calls folder as the writer sees them: which one
@@ -70,7 +62,7 @@ export class SegmentLog {
     const scanned: IndexedSegment[] = []; // what the closed segments' upkeep checks
     for (const file of files) {
       const scan = await scanSegment(file.path);
-      segments.push({ ...file, records: scan.lines, bytes: scan.bytes, onDisk: true });
+      segments.push(new Segment(file.seq, file.path, scan.lines, scan.bytes, true));
       scanned.push({ path: file.path, inode: scan.inode, bytes: scan.completeBytes });
       lastEndsCleanly = scan.endsCleanly;
       this.lastSeq = Math.max(this.lastSeq, file.seq);
@@ -193,7 +185,8 @@ export class SegmentLog {
     if (last && !this.startNew && !full) return last;
     this.startNew = false;
     this.lastSeq += 1;
-    const segment: Segment = { ...this.segmentAt(this.lastSeq), records: 0, bytes: 0, onDisk: false };
+    const { seq, path } = this.segmentAt(this.lastSeq);
+    const segment = new Segment(seq, path, 0, 0, false);
     this.segments.push(segment);
     return segment;
   }
