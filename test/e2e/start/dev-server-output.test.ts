@@ -33,6 +33,8 @@ describe('the dev server\'s output', () => {
     expect(screen).not.toContain(world.emulator.key);
 
     const log = join(world.dataDir, 'dev-server.log');
+    // The TUI shows the exit as its event arrives; the log's append of it may land a moment later.
+    await vi.waitFor(async () => expect(await readFile(log, 'utf8')).toContain('--- dev server exited (code 1)'), { timeout: 5_000, interval: 50 });
     const text = await readFile(log, 'utf8');
     expect(text).toContain("err Error: Cannot find module './db'");
     expect(text).toContain('--- dev server exited (code 1)');
