@@ -185,14 +185,13 @@ export class SegmentLog {
     if (last && !this.startNew && !full) return last;
     this.startNew = false;
     this.lastSeq += 1;
-    const { seq, path } = this.segmentAt(this.lastSeq);
-    const segment = new Segment(seq, path, 0, 0, false);
+    const segment = new Segment(this.lastSeq, this.segmentPath(this.lastSeq), 0, 0, false);
     this.segments.push(segment);
     return segment;
   }
 
-  private segmentAt(seq: number): { seq: number; path: string } {
-    return { seq, path: join(this.callsDir, segmentFileName(seq)) };
+  private segmentPath(seq: number): string {
+    return join(this.callsDir, segmentFileName(seq));
   }
 
   /**
@@ -237,7 +236,10 @@ export class SegmentLog {
         if (!['ELOOP', 'EMLINK'].includes(errorCode(error) ?? '')) throw error;
         this.logger.warn(`${live.path} became a symbolic link; median-dev does not write through it and records into a new segment. Remove it.`, { path: live.path });
         this.lastSeq += 1;
-        Object.assign(live, this.segmentAt(this.lastSeq), { records: 0, bytes: 0, onDisk: false });
+        live.renumber(this.lastSeq, this.segmentPath(this.lastSeq));
+        live.records = 0;
+        live.bytes = 0;
+        live.onDisk = false;
         return this.openLive(live);
       }
     } else {
@@ -249,7 +251,7 @@ export class SegmentLog {
         } catch (error) {
           if (errorCode(error) !== 'EEXIST') throw error;
           this.lastSeq = Math.max(this.lastSeq, live.seq) + 1;
-          Object.assign(live, this.segmentAt(this.lastSeq));
+          live.renumber(this.lastSeq, this.segmentPath(this.lastSeq));
         }
       }
       live.onDisk = true;

@@ -19,4 +19,10 @@ export class Segment {
     /** False for a segment decided on but not created yet. */
     public onDisk: boolean,
   ) {}
+
+  /** This segment is file `seq` at `path` instead (its name was taken, or became a link): the same object, so whoever holds it follows. */
+  renumber(seq: number, path: string): void {
+    this.seq = seq;
+    this.path = path;
+  }
 }
