@@ -236,10 +236,7 @@ export class SegmentLog {
         if (!['ELOOP', 'EMLINK'].includes(errorCode(error) ?? '')) throw error;
         this.logger.warn(`${live.path} became a symbolic link; median-dev does not write through it and records into a new segment. Remove it.`, { path: live.path });
         this.lastSeq += 1;
-        live.renumber(this.lastSeq, this.segmentPath(this.lastSeq));
-        live.records = 0;
-        live.bytes = 0;
-        live.onDisk = false;
+        live.startOver(this.lastSeq, this.segmentPath(this.lastSeq));
         return this.openLive(live);
       }
     } else {

@@ -25,4 +25,12 @@ export class Segment {
     this.seq = seq;
     this.path = path;
   }
+
+  /** This segment is a new, empty file `seq` at `path`, not created yet (its file was refused). */
+  startOver(seq: number, path: string): void {
+    this.renumber(seq, path);
+    this.records = 0;
+    this.bytes = 0;
+    this.onDisk = false;
+  }
 }
